@@ -1,0 +1,1 @@
+"""The competition: rounds, seats, deals, adjustments, reports, play-offs and final."""

@@ -1,0 +1,36 @@
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from federation.models import Official, Player, Season
+
+
+class OfficialInline(admin.TabularInline):
+    model = Official
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "nickname", "active", "user"]
+    list_filter = ["active"]
+    search_fields = ["name", "nickname"]
+
+
+@admin.register(Season)
+class SeasonAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "start_date", "end_date", "is_open", "remaining_rounds"]
+    list_filter = ["is_open"]
+    inlines = [OfficialInline]
+
+
+@admin.register(Official)
+class OfficialAdmin(admin.ModelAdmin):
+    list_display = ["season", "role", "player"]
+    list_filter = ["season", "role"]
+    autocomplete_fields = ["player"]
+
+
+admin.site.site_header = "Fédération Française de Tarot-Bière"
+admin.site.site_title = "Tarot-Bière"
+admin.site.index_title = "Administration"

@@ -1,0 +1,5 @@
+from federation.models import Season
+
+
+def federation(request):
+    return {"current_season": Season.objects.current()}

@@ -1,0 +1,154 @@
+"""The federation itself: players, seasons with their rulebook, and the board."""
+
+import re
+from functools import cached_property
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from scoring.rulebook import RulebookError, default_rulebook_text, load_rulebook
+
+SEASON_NAME = re.compile(r"^\d{4}-\d{4}$")
+
+
+class Player(models.Model):
+    name = models.CharField(_("nom"), max_length=80, unique=True)
+    nickname = models.CharField(_("surnom"), max_length=80, blank=True)
+    active = models.BooleanField(_("actif"), default=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compte utilisateur"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("joueur")
+        verbose_name_plural = _("joueurs")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("championship:player", args=[self.pk])
+
+
+def validate_season_name(value):
+    if not SEASON_NAME.match(value):
+        raise ValidationError(_("Le nom d'une saison s'écrit « 2010-2011 »."))
+    first, second = (int(part) for part in value.split("-"))
+    if second != first + 1:
+        raise ValidationError(_("Une saison va d'une année à la suivante, par exemple « 2010-2011 »."))
+
+
+def validate_rulebook_text(value):
+    try:
+        load_rulebook(value)
+    except RulebookError as error:
+        raise ValidationError(_("Règlement invalide — %(error)s"), params={"error": error}) from error
+
+
+class SeasonQuerySet(models.QuerySet):
+    def current(self):
+        """The open season that started last, else the latest season."""
+        return self.order_by("-is_open", "-start_date", "-name").first()
+
+
+class Season(models.Model):
+    name = models.CharField(
+        _("nom"),
+        max_length=9,
+        unique=True,
+        validators=[validate_season_name],
+        help_text=_("Par exemple 2010-2011."),
+    )
+    start_date = models.DateField(_("début"))
+    end_date = models.DateField(_("fin"))
+    is_open = models.BooleanField(_("ouverte"), default=True)
+    remaining_rounds = models.PositiveSmallIntegerField(
+        _("manches régulières restant au calendrier"),
+        default=0,
+        help_text=_("Sert à décider, en cours de saison, qui est qualifié ou éliminé des play-offs."),
+    )
+    rulebook_text = models.TextField(
+        _("règlement de la saison"),
+        blank=True,
+        validators=[validate_rulebook_text],
+        help_text=_("Copie du règlement par défaut (TOML commenté), modifiable par la Direction."),
+    )
+    history = HistoricalRecords()
+
+    objects = SeasonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-start_date"]
+        verbose_name = _("saison")
+        verbose_name_plural = _("saisons")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")), name="season_ends_after_start"
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.rulebook_text.strip():
+            self.rulebook_text = default_rulebook_text()
+        validate_rulebook_text(self.rulebook_text)
+        self.__dict__.pop("rulebook", None)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("championship:season", args=[self.name])
+
+    @cached_property
+    def rulebook(self):
+        return load_rulebook(self.rulebook_text or default_rulebook_text())
+
+
+class Official(models.Model):
+    PRESIDENT = "president"
+    VICE_PRESIDENT = "vice_president"
+    SECRETARY = "secretary"
+    ROLES = [
+        (PRESIDENT, _("Président")),
+        (VICE_PRESIDENT, _("Vice-Président")),
+        (SECRETARY, _("Secrétaire")),
+    ]
+    BOARD_ROLES = (PRESIDENT, VICE_PRESIDENT)
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("saison"), on_delete=models.CASCADE, related_name="officials"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="offices"
+    )
+    role = models.CharField(_("fonction"), max_length=20, choices=ROLES)
+
+    class Meta:
+        ordering = ["season", "role"]
+        verbose_name = _("officiel")
+        verbose_name_plural = _("officiels")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "role"],
+                condition=Q(role__in=["president", "vice_president"]),
+                name="one_president_and_one_vice_president_per_season",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "player", "role"], name="official_role_once_per_player"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_role_display()} {self.season} : {self.player}"

@@ -1,0 +1,36 @@
+"""Who may do what: one place that answers for every view.
+
+Anonymous visitors read published pages; a player writes his own reports; a secretary enters
+rounds; the président and vice-président (the board) homologate, correct homologated rounds,
+edit the season's rulebook and grant discretionary bonuses and maluses. A Django superuser
+counts as board of every season.
+"""
+
+from federation.models import Official
+
+
+def player_of(user):
+    if not user.is_authenticated:
+        return None
+    return getattr(user, "player", None)
+
+
+def _roles(user, season):
+    if not user.is_authenticated or season is None:
+        return set()
+    cache = user.__dict__.setdefault("_tarot_roles", {})
+    if season.pk not in cache:
+        cache[season.pk] = set(
+            Official.objects.filter(season=season, player__user=user).values_list("role", flat=True)
+        )
+    return cache[season.pk]
+
+
+def is_board(user, season):
+    return user.is_authenticated and (
+        user.is_superuser or bool(_roles(user, season) & set(Official.BOARD_ROLES))
+    )
+
+
+def can_enter_rounds(user, season):
+    return is_board(user, season) or Official.SECRETARY in _roles(user, season)

@@ -1,0 +1,41 @@
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from federation.models import Official, Player, Season
+
+
+@pytest.fixture
+def season(db):
+    return Season.objects.create(
+        name="2010-2011",
+        start_date=datetime.date(2010, 9, 1),
+        end_date=datetime.date(2011, 6, 30),
+    )
+
+
+def make_player(name, *, with_user=True):
+    user = None
+    if with_user:
+        user = get_user_model().objects.create_user(username=name.lower(), password="secret-pass-1")
+    return Player.objects.create(name=name, user=user)
+
+
+@pytest.fixture
+def president(season):
+    player = make_player("Président")
+    Official.objects.create(season=season, player=player, role=Official.PRESIDENT)
+    return player
+
+
+@pytest.fixture
+def secretary(season):
+    player = make_player("Secrétaire")
+    Official.objects.create(season=season, player=player, role=Official.SECRETARY)
+    return player
+
+
+@pytest.fixture
+def member(db):
+    return make_player("Membre")
