@@ -1,4 +1,10 @@
-from django.urls import path  # noqa: F401
+from championship.views import cup, reports, rounds, sheets, standings
 
 app_name = "championship"
-urlpatterns = []
+urlpatterns = [
+    *rounds.urlpatterns,
+    *sheets.urlpatterns,
+    *standings.urlpatterns,
+    *reports.urlpatterns,
+    *cup.urlpatterns,
+]

@@ -202,9 +202,7 @@ class ChampionshipRules(_Section):
     )
     big_win_margin: NaturalInt = 250
     big_win_points: NaturalInt = 1
-    prestige_contracts: list[Contract] = Field(
-        default_factory=lambda: ["garde_sans", "garde_contre"]
-    )
+    prestige_contracts: list[Contract] = Field(default_factory=lambda: ["garde_sans", "garde_contre"])
     prestige_points: NaturalInt = 1
     chelem_points: NaturalInt = 2
     close_loss_margin: NaturalInt = 100

@@ -1,0 +1,258 @@
+"""Operations on rounds: scoring them from the database, storing the results, their lifecycle.
+
+Data flows one way: the stored inputs of a round (seats, deals or totals) → `scoring` → the
+stored results (deal shares, seat totals and ranks, championship lines), in one transaction.
+Every failure is a `RoundError` carrying a code and a French message naming the field.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from championship.models import Adjustment, ChampionshipLine, Deal, Round, Seat
+from scoring.championship import (
+    RoundFacts,
+    adjustment_item,
+    item_sort_key,
+    round_facts,
+    round_line_items,
+    round_ranks,
+)
+from scoring.deal import DealInput, Poignee
+from scoring.errors import ScoringError
+from scoring.round import score_round, totals_only_round
+
+
+class RoundError(Exception):
+    def __init__(self, code, message):
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round scored from its stored inputs: `result` is a `scoring.round.RoundResult`."""
+
+    round: Round
+    seats: list
+    names: dict  # player id -> name
+    inputs: list  # DealInput per deal, in order
+    result: object
+
+
+def deal_input(deal, names):
+    """The scoring input of a stored deal; `names` maps player ids to names."""
+
+    def name(player_id):
+        return names.get(player_id, f"joueur n°{player_id}") if player_id is not None else None
+
+    return DealInput(
+        dealer=name(deal.dealer_id),
+        kind=deal.kind,
+        taker=name(deal.taker_id),
+        contract=deal.contract or None,
+        called=deal.called or None,
+        called_rank=deal.called_rank or "roi",
+        partner=name(deal.partner_id),
+        bouts=deal.bouts,
+        points=deal.points,
+        poignees=tuple(Poignee(name(item["player"]), item["size"]) for item in deal.poignees),
+        miseres=tuple(name(player_id) for player_id in deal.miseres),
+        petit_au_bout=deal.petit_au_bout or None,
+        chelem_announced=deal.chelem_announced,
+        chelem_made_by=deal.chelem_made_by or None,
+    )
+
+
+def score_stored_round(round_, deals=None):
+    """Score a round from the database (or with `deals`, a candidate list of unsaved deals)."""
+    seats = list(round_.seats.select_related("player").order_by("position"))
+    names = {seat.player_id: seat.player.name for seat in seats}
+    players = [seat.player.name for seat in seats]
+    rulebook = round_.season.rulebook
+    if round_.totals_only:
+        totals = {seat.player.name: seat.total for seat in seats}
+        return ScoredRound(round_, seats, names, [], totals_only_round(players, totals))
+    if deals is None:
+        deals = list(round_.deals.order_by("number"))
+    inputs = [deal_input(deal, names) for deal in deals]
+    return ScoredRound(round_, seats, names, inputs, score_round(players, inputs, rulebook))
+
+
+@transaction.atomic
+def rescore_round(round_, reason=None):
+    """Score a round and store every figure it gives; `reason` goes into the history."""
+    scored = score_stored_round(round_)
+    result = scored.result
+    ids = {name: player_id for player_id, name in scored.names.items()}
+    if not round_.totals_only:
+        for deal, outcome in zip(round_.deals.order_by("number"), result.deals, strict=True):
+            shares = {str(ids[name]): amount for name, amount in outcome.result.shares.items()}
+            changed = (deal.unit, deal.made, deal.shares, deal.pot_after) != (
+                outcome.result.unit,
+                outcome.result.made,
+                shares,
+                outcome.pot_after,
+            )
+            if changed:
+                deal.unit, deal.made = outcome.result.unit, outcome.result.made
+                deal.shares, deal.pot_after = shares, outcome.pot_after
+                deal._change_reason = reason or "recalcul"
+                deal.save(update_fields=["unit", "made", "shares", "pot_after"])
+    ranks = round_ranks(result.totals)
+    for seat in scored.seats:
+        name = scored.names[seat.player_id]
+        rank, tied = ranks[name]
+        if (seat.total, seat.rank, seat.tied) != (result.totals[name], rank, tied):
+            seat.total, seat.rank, seat.tied = result.totals[name], rank, tied
+            seat._change_reason = reason or "recalcul"
+            seat.save(update_fields=["total", "rank", "tied"])
+    round_.warnings = list(result.warnings)
+    round_.pot_left = sum(result.pot_refund.values())
+    Round.objects.filter(pk=round_.pk).update(warnings=round_.warnings, pot_left=round_.pot_left)
+    store_championship_lines(round_, scored)
+    return scored
+
+
+def counts_for_championship(round_):
+    return round_.status == Round.HOMOLOGATED and round_.stage == Round.REGULAR
+
+
+def championship_items(round_, scored):
+    """The line items of a round: rank, bonuses, and its adjustments from the catalogue."""
+    rulebook = round_.season.rulebook
+    result = scored.result
+    if round_.totals_only:
+        facts = RoundFacts({name: result.totals[name] for name in result.players}, None)
+    else:
+        facts = round_facts(scored.inputs, result)
+    items = round_line_items(facts, rulebook)
+    for adjustment in round_.adjustments.select_related("player"):
+        catalogue_points = _catalogue_points(rulebook, adjustment.code)
+        points = None if adjustment.points == catalogue_points else adjustment.points
+        items.append(
+            adjustment_item(adjustment.player.name, adjustment.code, rulebook, points, adjustment.note)
+        )
+    return items
+
+
+def _catalogue_points(rulebook, code):
+    try:
+        return rulebook.championship.catalogue_entry(code).points
+    except KeyError:
+        return None
+
+
+def store_championship_lines(round_, scored=None):
+    """Replace the stored championship lines of a round (none unless it counts)."""
+    ChampionshipLine.objects.filter(round=round_).delete()
+    if not counts_for_championship(round_):
+        return []
+    scored = scored or score_stored_round(round_)
+    ids = {name: player_id for player_id, name in scored.names.items()}
+    order = {name: index for index, name in enumerate(scored.result.players)}
+    items = sorted(championship_items(round_, scored), key=lambda i: (order[i.player], item_sort_key(i)))
+    lines = [
+        ChampionshipLine(
+            season_id=round_.season_id,
+            round=round_,
+            player_id=ids[item.player],
+            code=item.code,
+            points=item.points,
+            label=item.label,
+            deal_number=item.deal,
+            order=index,
+        )
+        for index, item in enumerate(items)
+    ]
+    return ChampionshipLine.objects.bulk_create(lines)
+
+
+@transaction.atomic
+def rescore_season(season):
+    """Recompute every round of a season (after its rulebook changed), all or nothing."""
+    for round_ in season.rounds.order_by("stage", "number"):
+        rescore_round(round_, reason="règlement de la saison modifié")
+
+
+def check_complete(round_):
+    """Raise RoundError unless the round can be submitted: seats, deals or totals, consistent."""
+    count = round_.seats.count()
+    if count not in (4, 5):
+        raise RoundError("seats", f"Une manche se joue à 4 ou 5 joueurs (ici {count}).")
+    if not round_.totals_only and not round_.deals.exists():
+        raise RoundError("deals", "Aucune donne n'est saisie.")
+    try:
+        score_stored_round(round_)
+    except ScoringError as error:
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+
+
+@transaction.atomic
+def submit_round(round_, user=None):
+    if round_.status != Round.DRAFT:
+        raise RoundError("status", "Seule une manche en brouillon peut être soumise.")
+    check_complete(round_)
+    round_.status = Round.SUBMITTED
+    round_._change_reason = "soumise pour homologation"
+    round_.save()
+    return rescore_round(round_)
+
+
+@transaction.atomic
+def homologate_round(round_, user=None):
+    if round_.status == Round.HOMOLOGATED:
+        raise RoundError("status", "Cette manche est déjà homologuée.")
+    check_complete(round_)
+    round_.status = Round.HOMOLOGATED
+    round_.homologated_at = timezone.now()
+    round_.homologated_by = user
+    round_._change_reason = "homologation"
+    round_.save()
+    return rescore_round(round_)
+
+
+@transaction.atomic
+def reopen_round(round_, user=None, reason=""):
+    """Send a submitted round back to draft (a homologated one stays: it is corrected in place)."""
+    if round_.status != Round.SUBMITTED:
+        raise RoundError("status", "Seule une manche soumise peut revenir en brouillon.")
+    round_.status = Round.DRAFT
+    round_._change_reason = reason or "renvoyée en brouillon"
+    round_.save()
+    return round_
+
+
+def next_round_number(season, stage=Round.REGULAR, table=""):
+    last = Round.objects.filter(season=season, stage=stage, table=table).order_by("-number").first()
+    return (last.number + 1) if last else 1
+
+
+def seats_in_order(round_):
+    return list(Seat.objects.filter(round=round_).select_related("player").order_by("position"))
+
+
+def next_deal_number(round_):
+    last = Deal.objects.filter(round=round_).order_by("-number").first()
+    return (last.number + 1) if last else 1
+
+
+__all__ = [
+    "Adjustment",
+    "RoundError",
+    "ScoredRound",
+    "check_complete",
+    "deal_input",
+    "homologate_round",
+    "next_deal_number",
+    "next_round_number",
+    "reopen_round",
+    "rescore_round",
+    "rescore_season",
+    "score_stored_round",
+    "seats_in_order",
+    "store_championship_lines",
+    "submit_round",
+]

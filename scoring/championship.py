@@ -1,0 +1,256 @@
+"""Championship points of one round (REGLEMENT §5.1–5.5, §5.8).
+
+A round gives each player line items: ``rank`` points, the offensive bonuses (``big_win``,
+``prestige``, ``chelem``), the defensive bonuses (``close_loss``, ``wall``), the automatic
+``late_report`` malus and the adjustments taken from the season's catalogue. Every item carries
+a French label that explains it, so that a page can show how a figure was computed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from scoring.errors import ScoringError
+
+CONTRACT_LABELS = {
+    "prise": "Prise",
+    "garde": "Garde",
+    "garde_sans": "Garde sans",
+    "garde_contre": "Garde contre",
+}
+
+# Order of the line items of one player (REGLEMENT §5.8); catalogue codes come last.
+ITEM_ORDER = ("rank", "big_win", "prestige", "chelem", "close_loss", "wall", "late_report")
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """What the championship needs to know about one played deal.
+
+    ``number`` is the deal's 1-based number in the round sheet; when ``None`` the position of
+    the deal in ``RoundFacts.deals`` is used (pass it when passed deals and misdeals are left out).
+    """
+
+    taker: str
+    partner: str | None
+    defenders: tuple[str, ...]
+    contract: str
+    made: bool
+    chelem_by_attack: bool
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """Round totals in seat order; ``deals`` is ``None`` for a totals-only round."""
+
+    totals: dict[str, int]
+    deals: tuple[DealFacts, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LineItem:
+    player: str
+    code: str
+    points: int
+    label: str
+    deal: int | None = None
+
+
+def num(value: int) -> str:
+    """An integer as French typography writes it (true minus sign)."""
+    return str(value).replace("-", "\N{MINUS SIGN}")
+
+
+def ordinal(n: int, feminine: bool = False) -> str:
+    """French abbreviated ordinal: 1er / 1re, 2e, 3e…"""
+    if n == 1:
+        return "1re" if feminine else "1er"
+    return f"{n}e"
+
+
+def of_name(name: str) -> str:
+    """« de Bruno », « d'Alice » (elision before a vowel)."""
+    first = name[:1].casefold()
+    return f"d'{name}" if first and first in "aeiouyhàâäéèêëîïôöùûü" else f"de {name}"
+
+
+def round_ranks(totals: Mapping[str, int]) -> dict[str, tuple[int, bool]]:
+    """Rank of each player by round total: ``(rank, tied)``; tied players share the better rank.
+
+    >>> round_ranks({"A": 50, "B": 120, "C": 50, "D": -220})
+    {'A': (2, True), 'B': (1, False), 'C': (2, True), 'D': (4, False)}
+    """
+    values = list(totals.values())
+    return {
+        player: (1 + sum(1 for v in values if v > total), values.count(total) > 1)
+        for player, total in totals.items()
+    }
+
+
+def deal_facts(deal, result, number: int | None = None) -> DealFacts | None:
+    """The facts of a scored deal (``scoring.deal.DealInput`` and its ``DealResult``).
+
+    ``None`` for a deal that was not played (passed, petit sec, misdeal).
+    """
+    if result.kind != "played":
+        return None
+    return DealFacts(
+        taker=deal.taker,
+        partner=deal.partner if deal.partner != deal.taker else None,
+        defenders=tuple(result.defence),
+        contract=deal.contract,
+        made=bool(result.made),
+        chelem_by_attack=deal.chelem_made_by == "attack",
+        number=number,
+    )
+
+
+def round_facts(deals, result) -> RoundFacts:
+    """The facts of a scored round: its ``DealInput`` list and ``scoring.round.RoundResult``."""
+    facts = (deal_facts(deals[o.number - 1], o.result, o.number) for o in result.deals)
+    totals = {player: result.totals[player] for player in result.players}
+    return RoundFacts(totals, tuple(f for f in facts if f is not None))
+
+
+def _rank_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+    size = len(totals)
+    table = rulebook.championship.rank_points.get(size)
+    if table is None:
+        raise ScoringError("totals", f"aucun barème de points de classement pour une table de {size} joueurs")
+    items = []
+    for player, (rank, tied) in round_ranks(totals).items():
+        tie = " ex æquo" if tied else ""
+        label = f"{ordinal(rank, feminine=True)} place{tie} sur {size} (total {num(totals[player])})"
+        items.append(LineItem(player, "rank", table[rank - 1], label))
+    return items
+
+
+def _big_win_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+    rules = rulebook.championship
+    ordered = sorted(totals.values(), reverse=True)
+    if len(ordered) < 2 or ordered[0] == ordered[1] or not rules.big_win_points:
+        return []
+    first, second = ordered[0], ordered[1]
+    gap = first - second
+    if gap < rules.big_win_margin:
+        return []
+    winner = next(p for p, t in totals.items() if t == first)
+    label = (
+        f"Large victoire : {num(first)} contre {num(second)} (écart {num(gap)} ≥ {num(rules.big_win_margin)})"
+    )
+    return [LineItem(winner, "big_win", rules.big_win_points, label)]
+
+
+def _close_loss_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+    rules = rulebook.championship
+    lowest = min(totals.values(), default=0)
+    above = [t for t in totals.values() if t > lowest]
+    if not above or not rules.close_loss_points:
+        return []
+    next_up = min(above)
+    gap = next_up - lowest
+    if gap > rules.close_loss_margin:
+        return []
+    label = (
+        f"Défaite honorable : {num(lowest)} contre {num(next_up)} "
+        f"(écart {num(gap)} ≤ {num(rules.close_loss_margin)})"
+    )
+    return [
+        LineItem(player, "close_loss", rules.close_loss_points, label)
+        for player, total in totals.items()
+        if total == lowest
+    ]
+
+
+def _deal_items(deals: tuple[DealFacts, ...], players: Mapping[str, int], rulebook) -> list[LineItem]:
+    rules = rulebook.championship
+    items = []
+    for index, deal in enumerate(deals, start=1):
+        number = deal.number if deal.number is not None else index
+        seated = [deal.taker, *deal.defenders] + ([deal.partner] if deal.partner else [])
+        unknown = [p for p in seated if p not in players]
+        if unknown:
+            raise ScoringError("players", f"{unknown[0]} n'est pas assis à cette table", number)
+        contract = CONTRACT_LABELS.get(deal.contract, deal.contract)
+        prestige = deal.contract in rules.prestige_contracts
+        if prestige and deal.made and rules.prestige_points:
+            label = f"{contract} réussie (donne {number})"
+            items.append(LineItem(deal.taker, "prestige", rules.prestige_points, label, number))
+        if deal.chelem_by_attack and rules.chelem_points:
+            label = f"Chelem réussi comme preneur (donne {number})"
+            items.append(LineItem(deal.taker, "chelem", rules.chelem_points, label, number))
+        if prestige and not deal.made and rules.wall_points:
+            label = f"{contract} {of_name(deal.taker)} mise en échec en défense (donne {number})"
+            for defender in deal.defenders:
+                if defender not in (deal.taker, deal.partner):
+                    items.append(LineItem(defender, "wall", rules.wall_points, label, number))
+    return items
+
+
+def round_line_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    """Championship line items of one round, grouped by player in seat order.
+
+    Within a player, items follow REGLEMENT §5.8 (rank, big_win, prestige, chelem, close_loss,
+    wall), deal-based items by deal number. A totals-only round (``deals is None``) gives only
+    rank, big_win and close_loss.
+
+    Worked example (SHEET_FORMAT.md): totals Alice −650, Bruno 380, Chloé 50, David 220,
+    Émile 0, deal 4 a Garde sans failed by Alice alone → Bruno rank 10 + wall 1, David 7 + 1,
+    Chloé 5 + 1, Émile 3 + 1, Alice 1 (no big win: 380 − 220 < 250; no close loss: 650 > 100).
+    """
+    totals = facts.totals
+    items = _rank_items(totals, rulebook)
+    items += _big_win_items(totals, rulebook)
+    items += _close_loss_items(totals, rulebook)
+    if facts.deals is not None:
+        items += _deal_items(facts.deals, totals, rulebook)
+    seat = {player: index for index, player in enumerate(totals)}
+    return sorted(items, key=lambda item: (seat[item.player], *item_sort_key(item)))
+
+
+def late_report_weeks(deadline: date, filed: date | None, as_of: date) -> int:
+    """Started weeks of lateness of a report (REGLEMENT §5.5).
+
+    Filed on or before the deadline: 0; 1–7 days late: 1; 8–14: 2; … A missing report is
+    counted as of ``as_of`` (it keeps costing until it is filed).
+    """
+    end = filed if filed is not None else as_of
+    days = (end - deadline).days
+    return math.ceil(days / 7) if days > 0 else 0
+
+
+def late_report_item(player: str, weeks: int, rulebook) -> LineItem | None:
+    """The ``late_report`` malus for ``weeks`` started weeks of lateness, or ``None``."""
+    per_week = rulebook.reports.late_malus_per_week
+    if weeks <= 0 or not per_week:
+        return None
+    plural = "s" if weeks > 1 else ""
+    label = (
+        f"Compte-rendu en retard : {weeks} semaine{plural} entamée{plural} "
+        f"après l'échéance ({num(per_week)} par semaine)"
+    )
+    return LineItem(player, "late_report", weeks * per_week, label)
+
+
+def adjustment_item(player: str, code: str, rulebook, points: int | None = None, note: str = "") -> LineItem:
+    """A bonus or malus of the season's catalogue; ``points`` overrides it (officials only)."""
+    try:
+        entry = rulebook.championship.catalogue_entry(code)
+    except KeyError:
+        raise ScoringError("code", f"« {code} » n'est pas dans le catalogue de la saison") from None
+    label = entry.label
+    if points is not None and points != entry.points:
+        label += f" (points fixés à {num(points)} au lieu de {num(entry.points)})"
+    if note:
+        label += f" — {note}"
+    return LineItem(player, code, entry.points if points is None else points, label)
+
+
+def item_sort_key(item: LineItem) -> tuple:
+    """Ordering of a player's items: §5.8 codes first, then catalogue codes."""
+    order = ITEM_ORDER.index(item.code) if item.code in ITEM_ORDER else len(ITEM_ORDER)
+    return (order, item.deal or 0)

@@ -1,0 +1,57 @@
+from championship.models import ChampionshipLine, Round, Seat
+from championship.services import homologate_round, rescore_round, submit_round
+from tests.factories import EXAMPLE_TOTALS, make_round
+
+
+def totals_of(round_):
+    return {
+        seat.player.name: seat.total for seat in Seat.objects.filter(round=round_).select_related("player")
+    }
+
+
+def test_it_scores_the_example_sheet_and_stores_its_totals(season):
+    round_ = make_round(season)
+    assert totals_of(round_) == EXAMPLE_TOTALS
+    round_.refresh_from_db()
+    assert round_.pot_left == 80
+    first = round_.deals.get(number=1)
+    assert first.unit == 110 and first.made is True
+    assert sum(first.shares.values()) == 0
+
+
+def test_it_stores_championship_lines_only_once_homologated(season, president):
+    round_ = make_round(season, adjustments=[("Émile", "retard", -1, "arrivé à 21h30")])
+    assert not ChampionshipLine.objects.exists()
+    submit_round(round_)
+    assert not ChampionshipLine.objects.exists()
+    homologate_round(round_, president.user)
+    points = {}
+    for line in ChampionshipLine.objects.filter(round=round_).select_related("player"):
+        points.setdefault(line.player.name, []).append((line.code, line.points))
+    assert points == {
+        "Alice": [("rank", 1)],
+        "Bruno": [("rank", 10), ("wall", 1)],
+        "Chloé": [("rank", 5), ("wall", 1)],
+        "David": [("rank", 7), ("wall", 1)],
+        "Émile": [("rank", 3), ("wall", 1), ("retard", -1)],
+    }
+
+
+def test_it_rescored_totals_only_rounds_without_deal_bonuses(season, president):
+    round_ = make_round(
+        season, totals={"Alice": 300, "Bruno": 50, "Chloé": -20, "David": -100, "Émile": -230}
+    )
+    homologate_round(round_, president.user)
+    codes = set(ChampionshipLine.objects.filter(round=round_).values_list("code", flat=True))
+    assert codes == {"rank", "big_win"}
+    assert Round.objects.get(pk=round_.pk).status == Round.HOMOLOGATED
+
+
+def test_it_updates_stored_figures_when_a_deal_is_corrected(season):
+    round_ = make_round(season)
+    deal = round_.deals.get(number=4)
+    deal.points = 52
+    deal.save()
+    rescore_round(round_)
+    assert totals_of(round_) != EXAMPLE_TOTALS
+    assert sum(totals_of(round_).values()) == 0

@@ -1,0 +1,441 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.cup import (
+    ELIMINATED,
+    IN_CONTENTION,
+    QUALIFIED,
+    CupPlan,
+    champion,
+    playoff_status,
+    qualify_for_final,
+    seed_cup,
+    snake_tables,
+)
+from scoring.ranking import PlayerSeason, final_ranking
+from scoring.rulebook import load_default_rulebook
+
+RULEBOOK = load_default_rulebook()
+
+
+def cup_variant(**changes):
+    return RULEBOOK.model_copy(update={"cup": RULEBOOK.cup.model_copy(update=changes)})
+
+
+def season(player, points, rounds=5, wins=0, seconds=0, sum_totals=0):
+    return PlayerSeason(player, points, rounds, wins, seconds, sum_totals)
+
+
+def ranked_players(count):
+    """S01 … Snn, ranked in that order (S01 best)."""
+    players = [season(f"S{n:02d}", 100 - n) for n in range(1, count + 1)]
+    return final_ranking(players, RULEBOOK)[0]
+
+
+def names(*numbers):
+    return tuple(f"S{n:02d}" for n in numbers)
+
+
+# --- seeding ---------------------------------------------------------------------------------
+
+
+def test_it_seeds_ten_players_in_snake_order():
+    plan = seed_cup(ranked_players(10), RULEBOOK)
+
+    assert plan.seeds == names(*range(1, 11))
+    assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
+    assert plan.direct_final == ()
+    assert plan.exclusions == []
+
+
+def test_it_leaves_out_the_players_below_the_ten_seeds():
+    plan = seed_cup(ranked_players(12), RULEBOOK)
+
+    assert plan.seeds == names(*range(1, 11))
+    assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
+    assert plan.exclusions == [
+        ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
+        ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("count", "final", "left_out"),
+    [(9, names(1, 2, 3, 4, 5), names(6, 7, 8, 9)), (5, names(1, 2, 3, 4, 5), ()), (4, names(1, 2, 3, 4), ())],
+)
+def test_it_sends_the_top_players_to_a_direct_final_without_play_offs(count, final, left_out):
+    plan = seed_cup(ranked_players(count), RULEBOOK)
+
+    assert plan.tables == {}
+    assert plan.direct_final == final
+    assert plan.seeds == final
+    assert [player for player, _ in plan.exclusions] == list(left_out)
+
+
+def test_it_explains_a_direct_final_exclusion():
+    plan = seed_cup(ranked_players(9), RULEBOOK)
+
+    assert plan.exclusions[0] == (
+        "S06",
+        "6e du classement final : hors des 5 qualifiés pour la finale directe "
+        "(moins de 10 classés : pas de play-offs)",
+    )
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_it_holds_no_cup_below_four_ranked_players(count):
+    plan = seed_cup(ranked_players(count), RULEBOOK)
+
+    assert (plan.seeds, plan.tables, plan.direct_final) == ((), {}, ())
+    assert len(plan.exclusions) == count
+    if count == 3:
+        assert plan.exclusions[0] == (
+            "S01",
+            "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
+        )
+
+
+def test_it_lists_unranked_players_among_the_exclusions():
+    players = [season(f"S{n:02d}", 100 - n) for n in range(1, 6)] + [season("Zoé", 90, rounds=2)]
+    ranked, unranked = final_ranking(players, RULEBOOK)
+    plan = seed_cup(ranked, RULEBOOK, unranked)
+
+    assert "Zoé" not in plan.seeds
+    assert plan.exclusions == [("Zoé", "non classé : moins de 3 manches (2 manches jouées)")]
+
+
+def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
+    players = [season(f"S{n:02d}", 100 - n) for n in range(1, 10)]
+    players += [season("Yves", 50), season("Xavier", 50)]  # fully tied for the 10th place
+    ranked, _ = final_ranking(players, RULEBOOK)
+    plan = seed_cup(ranked, RULEBOOK)
+
+    assert plan.seeds[-1] == "Xavier"
+    assert plan.exclusions == [
+        (
+            "Yves",
+            "10e ex æquo du classement final avec Xavier, départagé par l'ordre alphabétique : "
+            "hors des 10 qualifiés pour les play-offs",
+        )
+    ]
+
+
+def test_it_snakes_across_three_tables():
+    assert snake_tables(list("123456789"), ["A", "B", "C"]) == {
+        "A": ("1", "6", "7"),
+        "B": ("2", "5", "8"),
+        "C": ("3", "4", "9"),
+    }
+
+
+# --- qualification for the final -----------------------------------------------------------
+
+PLAN = seed_cup(ranked_players(10), RULEBOOK)
+
+
+def playoffs(a, b):
+    return {
+        "A": dict(zip(names(1, 4, 5, 8, 9), a, strict=True)),
+        "B": dict(zip(names(2, 3, 6, 7, 10), b, strict=True)),
+    }
+
+
+def test_it_qualifies_the_docstring_example():
+    totals = playoffs((200, 50, 50, -100, -200), (300, 100, 40, -140, -300))
+    result = qualify_for_final(PLAN, totals, RULEBOOK)
+
+    assert result.complete
+    assert result.finalists == names(1, 2, 3, 4, 5)
+    assert result.reasons == {
+        "S06": "3e de la table B (total 40) : moins bon 3e que S05 (table A, total 50)",
+        "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
+        "meilleur 3e vont en finale",
+        "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
+        "meilleur 3e vont en finale",
+        "S09": "5e de la table A (total −200) : seuls les 2 premiers de chaque table et le "
+        "meilleur 3e vont en finale",
+        "S10": "5e de la table B (total −300) : seuls les 2 premiers de chaque table et le "
+        "meilleur 3e vont en finale",
+    }
+
+
+def test_it_breaks_a_tie_at_the_table_cut_by_the_better_seed():
+    # S05 and S08 tie for 2nd place of table A: S05 goes through on seed, S08 as best third
+    totals = playoffs((200, -50, 60, 60, -270), (300, 100, 0, -140, -260))
+    result = qualify_for_final(PLAN, totals, RULEBOOK)
+
+    assert result.finalists == names(1, 2, 3, 5, 8)  # S08 is the best third (60 > 0)
+    totals = playoffs((200, 60, 60, 60, -380), (300, 100, 70, -140, -330))
+    result = qualify_for_final(PLAN, totals, RULEBOOK)
+
+    assert result.finalists == names(1, 2, 3, 4, 6)
+    assert result.reasons["S05"] == ("3e de la table A (total 60) : moins bon 3e que S06 (table B, total 70)")
+    assert result.reasons["S08"] == (
+        "4e de la table A (total 60, à égalité avec S05, égalité départagée par la tête de "
+        "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
+        "en finale"
+    )
+
+
+def test_it_breaks_a_tie_between_thirds_by_the_better_seed():
+    totals = playoffs((200, 100, 50, -150, -200), (300, 100, 50, -200, -250))
+    result = qualify_for_final(PLAN, totals, RULEBOOK)
+
+    assert result.finalists == names(1, 2, 3, 4, 5)
+    assert result.reasons["S06"] == (
+        "3e de la table B (total 50) : moins bon 3e que S05 (table A, total 50, égalité "
+        "départagée par la tête de série (5 contre 6))"
+    )
+
+
+def test_it_gives_a_reason_to_every_player_left_out():
+    plan = seed_cup(ranked_players(12), RULEBOOK)
+    totals = playoffs((200, 50, 50, -100, -200), (300, 100, 40, -140, -300))
+    result = qualify_for_final(plan, totals, RULEBOOK)
+
+    assert set(result.reasons) | set(result.finalists) == set(names(*range(1, 13)))
+    assert not set(result.reasons) & set(result.finalists)
+
+
+@pytest.mark.parametrize("missing", ["A", "B"])
+def test_it_has_no_finalists_until_every_table_has_played(missing):
+    totals = playoffs((200, 50, 50, -100, -200), (300, 100, 40, -140, -300))
+    del totals[missing]
+    result = qualify_for_final(PLAN, totals, RULEBOOK)
+
+    assert (result.finalists, result.complete) == ((), False)
+
+
+def test_it_refuses_play_off_results_for_other_players():
+    totals = playoffs((200, 50, 50, -100, -200), (300, 100, 40, -140, -300))
+    totals["A"]["Zoé"] = totals["A"].pop("S09")
+
+    with pytest.raises(ValueError, match="Play-off table A"):
+        qualify_for_final(PLAN, totals, RULEBOOK)
+
+
+def test_it_follows_the_season_cup_rules():
+    rulebook = cup_variant(qualifiers_per_table=1, best_thirds=2)
+    totals = playoffs((200, 50, 40, -100, -190), (300, 100, 45, -140, -305))
+    result = qualify_for_final(PLAN, totals, rulebook)
+
+    assert result.finalists == names(1, 2, 3, 4)
+    assert result.reasons["S05"].endswith(
+        "seul le premier de chaque table et les 2 meilleurs 2es vont en finale"
+    )
+
+
+def test_it_sends_the_direct_final_when_there_are_no_play_offs():
+    plan = seed_cup(ranked_players(7), RULEBOOK)
+    result = qualify_for_final(plan, {}, RULEBOOK)
+
+    assert result.complete
+    assert result.finalists == names(1, 2, 3, 4, 5)
+    assert set(result.reasons) == set(names(6, 7))
+
+
+# --- the final -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("totals", "winner"),
+    [
+        ({"S01": -100, "S02": 300, "S03": 0, "S04": -100, "S05": -100}, "S02"),
+        ({"S01": 100, "S02": 200, "S03": 200, "S04": -250, "S05": -250}, "S02"),
+        ({"S01": -50, "S02": -50, "S03": 200, "S04": 200, "S05": -300}, "S03"),
+        (None, None),
+        ({}, None),
+    ],
+)
+def test_it_crowns_the_winner_of_the_final_ties_going_to_the_better_seed(totals, winner):
+    assert champion(names(1, 2, 3, 4, 5), totals) == winner
+
+
+def test_it_uses_the_seed_order_not_the_name_order():
+    assert champion(("Zoé", "Alice"), {"Alice": 100, "Zoé": 100}) == "Zoé"
+
+
+def test_it_refuses_a_final_total_for_a_player_not_qualified():
+    with pytest.raises(ValueError, match="Zoé"):
+        champion(names(1, 2, 3, 4), {"S01": 0, "Zoé": 0})
+
+
+def test_it_builds_a_plan_by_hand():
+    plan = CupPlan(("A", "B", "C", "D"), {}, ("A", "B", "C", "D"))
+
+    assert qualify_for_final(plan, {}, RULEBOOK).finalists == ("A", "B", "C", "D")
+
+
+# --- statuses during the season ----------------------------------------------------------------
+
+TWO_PLACES = cup_variant(playoff_players=2)
+
+
+def codes(statuses):
+    return {player: status.code for player, status in statuses.items()}
+
+
+def test_it_decides_statuses_only_when_certain():
+    current = [
+        season("Alice", 100),
+        season("Bruno", 70),
+        season("Chloé", 50),
+        season("David", 20),
+        season("Émile", 10, rounds=0),
+        season("Fanny", 40, rounds=1),
+    ]
+    statuses = playoff_status(current, 2, TWO_PLACES)
+
+    assert codes(statuses) == {
+        "Alice": QUALIFIED,  # can fall to 88: only Bruno (up to 100) can reach her
+        "Bruno": IN_CONTENTION,
+        "Chloé": IN_CONTENTION,
+        "David": ELIMINATED,  # at most 50: Alice (≥ 88) and Bruno (≥ 58) stay ahead
+        "Émile": ELIMINATED,  # 0 rounds + 2 < 3
+        "Fanny": IN_CONTENTION,
+    }
+    assert statuses["Alice"].explanation == (
+        "Qualifié : même avec −6 par manche sur les 2 manches restantes, un seul autre joueur "
+        "peut l'atteindre ou l'égaler, pour 2 places"
+    )
+    assert statuses["David"].explanation == (
+        "Éliminé : même avec +15 par manche sur les 2 manches restantes, 2 joueurs classés "
+        "resteront devant lui, pour 2 places"
+    )
+    assert statuses["Émile"].explanation == (
+        "Éliminé : 0 manche jouée et 2 manches à jouer, il en faut 3 pour être classé"
+    )
+    assert statuses["Fanny"].explanation == ("En course : 1 manche jouée, il en faut 3 pour être classé")
+
+
+@pytest.mark.parametrize(
+    ("second", "leader_status", "second_status"),
+    [
+        (79, IN_CONTENTION, IN_CONTENTION),  # 100 − 6 = 94 = 79 + 15: a tie is possible
+        (78, QUALIFIED, ELIMINATED),  # 93 < 94
+    ],
+)
+def test_it_counts_a_possible_tie_against_certainty(second, leader_status, second_status):
+    current = [season("Alice", 100), season("Bruno", second)]
+    statuses = playoff_status(current, 1, cup_variant(playoff_players=1))
+
+    assert codes(statuses) == {"Alice": leader_status, "Bruno": second_status}
+
+
+def test_it_does_not_count_a_player_not_yet_ranked_as_certainly_ahead():
+    current = [season("Alice", 200, rounds=2), season("Bruno", 0)]
+    statuses = playoff_status(current, 1, cup_variant(playoff_players=1))
+
+    assert codes(statuses) == {"Alice": IN_CONTENTION, "Bruno": IN_CONTENTION}
+
+
+def test_it_decides_the_status_docstring_example():
+    current = [season("Leader", 120)] + [season(f"S{n:02d}", 78) for n in range(9)]
+    current += [season(f"T{n:02d}", 77) for n in range(5)]
+    statuses = playoff_status(current, 2, RULEBOOK)
+
+    assert statuses["Leader"].code == QUALIFIED
+    current.append(season("Extra", 78))
+    assert playoff_status(current, 2, RULEBOOK)["Leader"].code == IN_CONTENTION
+
+
+def test_it_follows_the_final_ranking_when_no_round_is_left():
+    current = [
+        season("Alice", 30),
+        season("Bruno", 20, wins=1),
+        season("Chloé", 20),
+        season("David", 90, rounds=2),
+    ]
+    statuses = playoff_status(current, 0, TWO_PLACES)
+
+    assert codes(statuses) == {
+        "Alice": QUALIFIED,
+        "Bruno": QUALIFIED,  # ahead of Chloé on wins
+        "Chloé": ELIMINATED,
+        "David": ELIMINATED,  # not ranked
+    }
+    assert statuses["Chloé"].explanation == ("Éliminé : 3e du classement final, hors des 2 places")
+
+
+def test_it_leaves_players_fully_tied_at_the_cut_in_contention():
+    current = [season("Alice", 30), season("Bruno", 20), season("Chloé", 20), season("D", 5)]
+    statuses = playoff_status(current, 0, TWO_PLACES)
+
+    assert codes(statuses) == {
+        "Alice": QUALIFIED,
+        "Bruno": IN_CONTENTION,
+        "Chloé": IN_CONTENTION,
+        "D": ELIMINATED,
+    }
+
+
+def test_it_refuses_a_negative_number_of_rounds():
+    with pytest.raises(ValueError, match="manches restantes"):
+        playoff_status([season("Alice", 3)], -1, RULEBOOK)
+
+
+@st.composite
+def seasons_and_futures(draw):
+    low = draw(st.integers(-6, 2))
+    high = draw(st.integers(max(low, -2), 15))
+    rulebook = RULEBOOK.model_copy(
+        update={
+            "cup": RULEBOOK.cup.model_copy(
+                update={
+                    "playoff_players": draw(st.integers(1, 4)),
+                    "min_round_points": low,
+                    "max_round_points": high,
+                }
+            )
+        }
+    )
+    remaining = draw(st.integers(0, 3))
+    count = draw(st.integers(1, 8))
+    current = [
+        PlayerSeason(
+            f"P{n}",
+            draw(st.integers(0, 12)) * 3,
+            draw(st.integers(0, 4)),
+            draw(st.integers(0, 1)),
+            draw(st.integers(0, 1)),
+            draw(st.integers(-1, 1)) * 100,
+        )
+        for n in range(count)
+    ]
+    step_low, step_high = min(low, 0), max(high, 0)
+    final = []
+    for player in current:
+        points, rounds, wins, seconds, sum_totals = (
+            player.points,
+            player.rounds,
+            player.wins,
+            player.seconds,
+            player.sum_totals,
+        )
+        for _ in range(remaining):
+            if draw(st.booleans()):
+                rounds += 1
+                points += draw(st.integers(low, high))
+                wins += draw(st.integers(0, 1))
+                seconds += draw(st.integers(0, 1))
+                sum_totals += draw(st.integers(-3, 3)) * 100
+            else:
+                points += draw(st.integers(step_low, step_high))
+        final.append(PlayerSeason(player.player, points, rounds, wins, seconds, sum_totals))
+    return rulebook, remaining, current, final
+
+
+@settings(max_examples=400, deadline=None)
+@given(seasons_and_futures())
+def test_it_never_takes_back_a_decided_status(case):
+    rulebook, remaining, current, final = case
+    statuses = playoff_status(current, remaining, rulebook)
+    ranked, _ = final_ranking(final, rulebook)
+    top = {standing.player for standing in ranked[: rulebook.cup.playoff_players]}
+
+    for player, status in statuses.items():
+        if status.code == QUALIFIED:
+            assert player in top
+        elif status.code == ELIMINATED:
+            assert player not in top
