@@ -151,7 +151,7 @@ def qualify_for_final(
         totals = playoff_totals.get(table) or {}
         if totals and set(totals) != set(players):
             raise ValueError(
-                f"Play-off table {table} : résultats attendus pour {', '.join(players)}, "
+                f"Table de play-off {table} : résultats attendus pour {', '.join(players)}, "
                 f"reçus pour {', '.join(totals)}"
             )
         eligible[table] = totals

@@ -1,4 +1,5 @@
 from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
 
@@ -9,10 +10,13 @@ from scoring.championship import (
     adjustment_item,
     late_report_item,
     late_report_weeks,
+    round_facts,
     round_line_items,
     round_ranks,
 )
+from scoring.deal import DealInput, Poignee
 from scoring.errors import ScoringError
+from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
 
 RULEBOOK = load_default_rulebook()
@@ -326,3 +330,40 @@ def test_it_lets_an_official_override_the_points_with_a_note():
 def test_it_refuses_an_adjustment_code_outside_the_catalogue():
     with pytest.raises(ScoringError, match="« triche » n'est pas dans le catalogue"):
         adjustment_item("Chloé", "triche", RULEBOOK)
+
+
+def test_it_scores_the_sheet_format_example_from_the_engine():
+    deals = [
+        DealInput(
+            dealer="Alice",
+            taker="Bruno",
+            contract="garde",
+            called="coeur",
+            partner="David",
+            bouts=2,
+            points=Decimal(49),
+            poignees=(Poignee("Bruno", "simple"),),
+            miseres=("Chloé",),
+            petit_au_bout="attack",
+        ),
+        DealInput(dealer="Bruno", kind="passed"),
+        DealInput(dealer="Chloé", kind="misdeal"),
+        DealInput(
+            dealer="Chloé",
+            taker="Alice",
+            contract="garde_sans",
+            called="pique",
+            bouts=1,
+            points=Decimal("44.5"),
+        ),
+    ]
+    result = score_round(FIVE, deals, RULEBOOK)
+    facts = round_facts(deals, result)
+
+    assert facts.totals == SHEET_TOTALS
+    assert [(d.taker, d.number, d.made) for d in facts.deals] == [
+        ("Bruno", 1, True),
+        ("Alice", 4, False),
+    ]
+    items = round_line_items(facts, RULEBOOK)
+    assert points(items) == {"Alice": 1, "Bruno": 11, "Chloé": 6, "David": 8, "Émile": 4}

@@ -211,7 +211,7 @@ def test_it_refuses_play_off_results_for_other_players():
     totals = playoffs((200, 50, 50, -100, -200), (300, 100, 40, -140, -300))
     totals["A"]["Zoé"] = totals["A"].pop("S09")
 
-    with pytest.raises(ValueError, match="Play-off table A"):
+    with pytest.raises(ValueError, match="Table de play-off A"):
         qualify_for_final(PLAN, totals, RULEBOOK)
 
 
