@@ -120,7 +120,7 @@ def counts_for_championship(round_):
     return round_.status == Round.HOMOLOGATED and round_.stage == Round.REGULAR
 
 
-def championship_items(round_, scored):
+def championship_items(round_, scored, adjustments):
     """The line items of a round: rank, bonuses, and its adjustments from the catalogue."""
     rulebook = round_.season.rulebook
     result = scored.result
@@ -129,7 +129,7 @@ def championship_items(round_, scored):
     else:
         facts = round_facts(scored.inputs, result)
     items = round_line_items(facts, rulebook)
-    for adjustment in round_.adjustments.select_related("player"):
+    for adjustment in adjustments:
         catalogue_points = _catalogue_points(rulebook, adjustment.code)
         points = None if adjustment.points == catalogue_points else adjustment.points
         items.append(
@@ -151,9 +151,14 @@ def store_championship_lines(round_, scored=None):
     if not counts_for_championship(round_):
         return []
     scored = scored or score_stored_round(round_)
+    adjustments = list(round_.adjustments.select_related("player"))
     ids = {name: player_id for player_id, name in scored.names.items()}
+    ids.update({adjustment.player.name: adjustment.player_id for adjustment in adjustments})
     order = {name: index for index, name in enumerate(scored.result.players)}
-    items = sorted(championship_items(round_, scored), key=lambda i: (order[i.player], item_sort_key(i)))
+    items = sorted(
+        championship_items(round_, scored, adjustments),
+        key=lambda i: (order.get(i.player, len(order)), i.player, item_sort_key(i)),
+    )
     lines = [
         ChampionshipLine(
             season_id=round_.season_id,

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from championship.services import rescore_season
 from federation.models import Official, Player, Season
 
 
@@ -22,6 +23,11 @@ class SeasonAdmin(SimpleHistoryAdmin):
     list_display = ["name", "start_date", "end_date", "is_open", "remaining_rounds"]
     list_filter = ["is_open"]
     inlines = [OfficialInline]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "rulebook_text" in form.changed_data:
+            rescore_season(obj)
 
 
 @admin.register(Official)

@@ -95,6 +95,6 @@ def make_round(
         fields.update(spec)
         Deal.objects.create(**fields)
     for name, code, points, note in adjustments:
-        Adjustment.objects.create(round=round_, player=players[name], code=code, points=points, note=note)
+        Adjustment.objects.create(round=round_, player=player(name), code=code, points=points, note=note)
     rescore_round(round_)
     return round_

@@ -1,1 +1,227 @@
-urlpatterns = []
+"""Standings pages: the season's ranking, each player's points explained, awards, seasons, the
+player's history, and the board's rulebook form (a change recomputes the season)."""
+
+import datetime
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from championship.standings import (
+    cumulative_points,
+    cup_champion,
+    player_history,
+    player_season_detail,
+    player_statistics,
+    points_chart,
+    season_standings,
+    update_season_rulebook,
+)
+from championship.tables_standings import StandingsTable, UnrankedTable
+from federation.models import Player, Season
+from federation.roles import is_board
+from scoring.championship import num, of_name, ordinal
+from scoring.rulebook import RulebookError
+
+
+def _get_season(name):
+    return get_object_or_404(Season, name=name)
+
+
+def _get_season_for_board(request, name):
+    season = _get_season(name)
+    if not is_board(request.user, season):
+        raise PermissionDenied("Seule la Direction de la saison peut modifier son règlement.")
+    return season
+
+
+def _as_of(request):
+    """The `?as_of=YYYY-MM-DD` date of the late-report malus: (date or None, error or None)."""
+    raw = request.GET.get("as_of", "").strip()
+    if not raw:
+        return None, None
+    try:
+        return datetime.date.fromisoformat(raw), None
+    except ValueError:
+        return None, f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ) ; calcul au jour même."
+
+
+def _round_url(round_pk, deal_number=None):
+    """The public round page if it exists yet (the rounds area provides `championship:round`)."""
+    try:
+        url = reverse("championship:round", args=[round_pk])
+    except NoReverseMatch:
+        return None
+    return f"{url}#donne-{deal_number}" if deal_number else url
+
+
+def signed(value):
+    return f"+{value}" if value > 0 else num(value)
+
+
+def _place(row):
+    if row is None:
+        return ""
+    return ordinal(row.rank) + (" ex æquo" if row.tied else "")
+
+
+@require_GET
+def seasons(request):
+    rows = []
+    for season in Season.objects.order_by("-start_date"):
+        standings = season_standings(season)
+        rows.append(
+            {
+                "season": season,
+                "podium": standings.podium(),
+                "champion": cup_champion(season, standings),
+                "rounds": len(standings.rounds),
+            }
+        )
+    return render(request, "championship/standings/seasons.html", {"rows": rows})
+
+
+@require_GET
+def season(request, name):
+    season = _get_season(name)
+    as_of, as_of_error = _as_of(request)
+    standings = season_standings(season, as_of)
+    table = StandingsTable(standings.ranked, season)
+    if request.GET.get("_export") == "csv":
+        return TableExport("csv", table).response(filename=f"classement-{season.name}.csv")
+    RequestConfig(request, paginate=False).configure(table)
+    unranked = UnrankedTable(standings.unranked, season)
+    RequestConfig(request, paginate=False).configure(unranked)
+    context = {
+        "season": season,
+        "standings": standings,
+        "table": table,
+        "unranked_table": unranked,
+        "as_of_error": as_of_error,
+        "as_of_query": f"as_of={as_of.isoformat()}" if as_of else "",
+        "can_edit_rulebook": is_board(request.user, season),
+        "late": [{**vars(malus), "shown": num(malus.item.points)} for malus in standings.late],
+    }
+    return render(request, "championship/standings/season.html", context)
+
+
+@require_GET
+def player_season(request, name, pk):
+    season = _get_season(name)
+    player = get_object_or_404(Player, pk=pk)
+    as_of, as_of_error = _as_of(request)
+    detail = player_season_detail(season, player, as_of)
+    blocks = []
+    for block in detail.rounds:
+        lines = [
+            {
+                **line,
+                "url": _round_url(block.round.pk, line["deal_number"]) if line["deal_number"] else None,
+                "shown": signed(line["points"]),
+            }
+            for line in block.lines
+        ]
+        blocks.append(
+            {
+                **vars(block),
+                "lines": lines,
+                "url": _round_url(block.round.pk),
+                "shown": num(block.subtotal),
+                "total_shown": num(block.seat.total) if block.seat and block.seat.total is not None else "",
+            }
+        )
+    context = {
+        "season": season,
+        "player": player,
+        "detail": detail,
+        "blocks": blocks,
+        "place": _place(detail.row),
+        "of_player": of_name(player.name),
+        "total": num(detail.total),
+        "as_of_error": as_of_error,
+    }
+    return render(request, "championship/standings/player_season.html", context)
+
+
+@require_GET
+def awards(request, name):
+    season = _get_season(name)
+    as_of, as_of_error = _as_of(request)
+    standings = season_standings(season, as_of)
+    awards = [
+        (
+            award,
+            [standings.by_name[name] for name in award.players],
+            num(award.value) if award.value is not None else "",
+        )
+        for award in standings.awards
+    ]
+    context = {"season": season, "standings": standings, "awards": awards, "as_of_error": as_of_error}
+    return render(request, "championship/standings/awards.html", context)
+
+
+@require_GET
+def player(request, pk):
+    player = get_object_or_404(Player, pk=pk)
+    current = Season.objects.current()
+    chart = series = None
+    if current is not None:
+        standings = season_standings(current)
+        series = cumulative_points(standings, player)
+        if any(standings.data.points.get((player.pk, r.pk)) is not None for r, _p, _c in series):
+            chart = points_chart(series)
+    context = {
+        "player": player,
+        "history": player_history(player),
+        "current": current,
+        "chart": chart,
+        "series": series,
+        "stats": player_statistics(player),
+    }
+    return render(request, "championship/standings/player.html", context)
+
+
+class RulebookForm(forms.Form):
+    rulebook_text = forms.CharField(
+        label=_("Règlement de la saison (TOML)"),
+        widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false", "wrap": "off", "class": "code"}),
+        strip=False,
+    )
+    reason = forms.CharField(label=_("Motif de la modification"), max_length=200, required=False)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_rulebook(request, name):
+    season = _get_season_for_board(request, name)
+    form = RulebookForm(request.POST or None, initial={"rulebook_text": season.rulebook_text})
+    if request.method == "POST" and form.is_valid():
+        try:
+            update_season_rulebook(
+                season, form.cleaned_data["rulebook_text"], request.user, form.cleaned_data["reason"]
+            )
+        except RulebookError as error:
+            form.add_error("rulebook_text", f"Règlement refusé, rien n'est enregistré — {error}")
+        else:
+            messages.success(
+                request, f"Règlement de la saison {season.name} enregistré ; classement recalculé."
+            )
+            return redirect("championship:season", season.name)
+    return render(request, "championship/standings/rulebook.html", {"season": season, "form": form})
+
+
+urlpatterns = [
+    path("saisons/", seasons, name="seasons"),
+    path("saisons/<str:name>/", season, name="season"),
+    path("saisons/<str:name>/accessits/", awards, name="awards"),
+    path("saisons/<str:name>/joueurs/<int:pk>/", player_season, name="player_season"),
+    path("saisons/<str:name>/reglement/", season_rulebook, name="season_rulebook"),
+    path("joueurs/<int:pk>/", player, name="player"),
+]

@@ -55,3 +55,11 @@ def test_it_updates_stored_figures_when_a_deal_is_corrected(season):
     rescore_round(round_)
     assert totals_of(round_) != EXAMPLE_TOTALS
     assert sum(totals_of(round_).values()) == 0
+
+
+def test_it_counts_a_malus_for_a_player_who_was_not_at_the_table(season, president):
+    round_ = make_round(season, adjustments=[("Fanny", "absence", -2, "absente sans prévenir")])
+    homologate_round(round_, president.user)
+    line = ChampionshipLine.objects.get(round=round_, player__name="Fanny")
+    assert (line.code, line.points) == ("absence", -2)
+    assert "absente sans prévenir" in line.label

@@ -1,0 +1,619 @@
+"""Season standings read from stored data (REGLEMENT §5), in a constant number of queries.
+
+Stored: seat totals and ranks, and the championship lines of homologated regular rounds
+(`championship.services`). Computed here, as of a date: the late-report malus, the final
+ranking with its trend since the previous round, the awards, and each player's explanation.
+`load_season` reads a season with five queries whatever its number of rounds; everything else
+works on what it read.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.services import rescore_season
+from federation.models import Player, Season
+from scoring.awards import PlayerStats, compute_awards
+from scoring.championship import LineItem, late_report_item, late_report_weeks
+from scoring.cup import champion
+from scoring.errors import ScoringError
+from scoring.ranking import PlayerSeason, Standing, final_ranking
+from scoring.rulebook import RulebookError, load_rulebook
+
+COUNTING = {"status": Round.HOMOLOGATED, "stage": Round.REGULAR}
+
+
+# --- reading a season ---------------------------------------------------------------------------
+
+
+@dataclass
+class SeasonData:
+    """What the standings need of a season, read once (see `load_season`)."""
+
+    season: object
+    rounds: list  # homologated regular rounds, by date then number
+    pending: int  # regular rounds not homologated yet (not counted)
+    players: dict  # player id -> Player
+    seats: dict  # round id -> seats in position order
+    points: dict  # (player id, round id) -> stored championship points
+    reports: dict  # round id -> Report
+    deals: list  # played deals (dicts) of the counted rounds that kept their deals
+
+    def takes(self, round_id):
+        return Counter(deal["taker_id"] for deal in self.deals if deal["round_id"] == round_id)
+
+
+def load_season(season):
+    """Five queries: rounds, seats, summed championship lines, reports, played deals."""
+    rounds = list(season.rounds.order_by("date", "number"))
+    counted = [r for r in rounds if r.stage == Round.REGULAR and r.status == Round.HOMOLOGATED]
+    pending = sum(1 for r in rounds if r.stage == Round.REGULAR and r.status != Round.HOMOLOGATED)
+    in_season = {f"round__{key}": value for key, value in COUNTING.items()}
+
+    players = {}
+    seats = defaultdict(list)
+    for seat in Seat.objects.filter(round__season=season, **in_season).select_related("player"):
+        players[seat.player_id] = seat.player
+        seats[seat.round_id].append(seat)
+    for round_seats in seats.values():
+        round_seats.sort(key=lambda seat: seat.position)
+
+    points = {}
+    lines = (
+        ChampionshipLine.objects.filter(season=season, **in_season)
+        .values("player_id", "player__name", "round_id")
+        .annotate(total=Sum("points"))
+        .order_by()
+    )
+    for line in lines:
+        points[(line["player_id"], line["round_id"])] = line["total"]
+        players.setdefault(line["player_id"], Player(pk=line["player_id"], name=line["player__name"]))
+
+    reports = {}
+    for report in (
+        Report.objects.filter(round__season=season, **in_season).select_related("author").defer("text")
+    ):
+        reports[report.round_id] = report
+        players.setdefault(report.author_id, report.author)
+
+    deals = list(
+        Deal.objects.filter(round__season=season, round__totals_only=False, kind=Deal.PLAYED, **in_season)
+        .values("round_id", "number", "taker_id", "partner_id", "contract", "made", "chelem_made_by")
+        .order_by("round_id", "number")
+    )
+    return SeasonData(season, counted, pending, players, dict(seats), points, reports, deals)
+
+
+# --- the compte-rendu's author and the late-report malus ---------------------------------------
+
+
+def designated_author(seats, takes):
+    """The player id of the round winner (seat rank 1); on a shared first place the one who took
+    most contracts (`takes`: player id -> count), then the first by seat position."""
+    firsts = [seat for seat in seats if seat.rank == 1]
+    if not firsts:
+        return None
+    return min(firsts, key=lambda seat: (-takes.get(seat.player_id, 0), seat.position)).player_id
+
+
+def report_author(round_):
+    """Who writes the compte-rendu of a round: its Report's author, else the round winner
+    (REGLEMENT §6; a shared first place goes to the one who took most contracts, then to the
+    first by seat position). None for a round without ranked seats."""
+    report = Report.objects.filter(round=round_).select_related("author").first()
+    if report is not None:
+        return report.author
+    seats = list(round_.seats.select_related("player").order_by("position"))
+    takes = Counter(round_.deals.filter(kind=Deal.PLAYED).values_list("taker_id", flat=True))
+    author = designated_author(seats, takes)
+    return next((seat.player for seat in seats if seat.player_id == author), None)
+
+
+@dataclass(frozen=True)
+class LateReport:
+    round: object
+    player: object
+    deadline: datetime.date
+    filed: datetime.date | None  # as known on the `as_of` date
+    weeks: int
+    item: LineItem
+
+
+def report_deadline(round_, rulebook):
+    return round_.date + datetime.timedelta(days=rulebook.reports.deadline_days)
+
+
+def late_reports(data, as_of):
+    """The late-report maluses of the counted rounds as of a date (a report filed after `as_of`
+    was still missing on that date)."""
+    rulebook = data.season.rulebook
+    late = []
+    for round_ in data.rounds:
+        report = data.reports.get(round_.pk)
+        if report is not None:
+            author = report.author_id
+            filed = report.filed_on if report.filed_on and report.filed_on <= as_of else None
+        else:
+            author = designated_author(data.seats.get(round_.pk, []), data.takes(round_.pk))
+            filed = None
+        if author is None:
+            continue
+        deadline = report_deadline(round_, rulebook)
+        weeks = late_report_weeks(deadline, filed, as_of)
+        player = data.players[author]
+        item = late_report_item(player.name, weeks, rulebook)
+        if item is not None:
+            late.append(LateReport(round_, player, deadline, filed, weeks, item))
+    return late
+
+
+# --- the final ranking ---------------------------------------------------------------------------
+
+
+def player_seasons(data, late, without_round=None):
+    """A `PlayerSeason` per player (by name), optionally leaving one round out."""
+    skip = without_round.pk if without_round is not None else None
+    figures = defaultdict(lambda: {"points": 0, "rounds": 0, "wins": 0, "seconds": 0, "sum_totals": 0})
+    for (player_id, round_id), points in data.points.items():
+        if round_id != skip:
+            figures[player_id]["points"] += points
+    for malus in late:
+        if malus.round.pk != skip:
+            figures[malus.player.pk]["points"] += malus.item.points
+    for round_id, seats in data.seats.items():
+        if round_id == skip:
+            continue
+        for seat in seats:
+            mine = figures[seat.player_id]
+            mine["rounds"] += 1
+            mine["wins"] += seat.rank == 1
+            mine["seconds"] += seat.rank == 2
+            mine["sum_totals"] += seat.total or 0
+    return {
+        data.players[player_id].name: PlayerSeason(data.players[player_id].name, **values)
+        for player_id, values in figures.items()
+    }
+
+
+@dataclass(frozen=True)
+class Trend:
+    code: str  # "up", "down", "same", "new"
+    change: int = 0
+
+    @property
+    def label(self):
+        if self.code == "up":
+            return f"▲{self.change}"
+        if self.code == "down":
+            return f"▼{self.change}"
+        return "=" if self.code == "same" else "nouveau"
+
+    @property
+    def text(self):
+        if self.code == "up":
+            return f"gagne {self.change} place{'s' if self.change > 1 else ''} depuis la manche précédente"
+        if self.code == "down":
+            return f"perd {self.change} place{'s' if self.change > 1 else ''} depuis la manche précédente"
+        if self.code == "same":
+            return "même rang qu'avant la dernière manche"
+        return "entre au classement avec la dernière manche"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A ranked player: his `Standing`, his Player and his trend since the previous round."""
+
+    standing: Standing
+    player: object
+    trend: Trend | None
+
+    rank = property(lambda self: self.standing.rank)
+    tied = property(lambda self: self.standing.tied)
+    points = property(lambda self: self.standing.season.points)
+    rounds = property(lambda self: self.standing.season.rounds)
+    wins = property(lambda self: self.standing.season.wins)
+    seconds = property(lambda self: self.standing.season.seconds)
+    sum_totals = property(lambda self: self.standing.season.sum_totals)
+
+
+@dataclass(frozen=True)
+class UnrankedRow:
+    season: PlayerSeason
+    player: object
+
+    points = property(lambda self: self.season.points)
+    rounds = property(lambda self: self.season.rounds)
+
+
+@dataclass
+class Standings:
+    season: object
+    as_of: datetime.date
+    data: SeasonData
+    late: list
+    ranked: list  # Row
+    unranked: list  # UnrankedRow
+    awards: list  # scoring.awards.Award
+    latest_round: object | None
+    by_name: dict = field(default_factory=dict)  # player name -> Player
+
+    @property
+    def rounds(self):
+        return self.data.rounds
+
+    @property
+    def pending(self):
+        return self.data.pending
+
+    @property
+    def minimum_rounds(self):
+        return self.season.rulebook.championship.minimum_rounds
+
+    def row_of(self, player):
+        return next((row for row in self.ranked if row.player.pk == player.pk), None)
+
+    def unranked_of(self, player):
+        return next((row for row in self.unranked if row.player.pk == player.pk), None)
+
+    def podium(self):
+        return [row for row in self.ranked if row.rank <= 3]
+
+
+def default_as_of(season):
+    """Today, but no later than the season's end: a finished season's ranking stays put."""
+    return min(timezone.localdate(), season.end_date)
+
+
+def season_standings(season, as_of=None, data=None):
+    """The season's final ranking as of a date (default `default_as_of`), with trend and awards."""
+    as_of = as_of or default_as_of(season)
+    data = data or load_season(season)
+    rulebook = season.rulebook
+    late = late_reports(data, as_of)
+    by_name = {player.name: player for player in data.players.values()}
+    ranked, unranked = final_ranking(player_seasons(data, late).values(), rulebook)
+
+    latest = data.rounds[-1] if data.rounds else None
+    before = {}
+    if latest is not None:
+        previous, _ = final_ranking(player_seasons(data, late, without_round=latest).values(), rulebook)
+        before = {standing.player: standing.rank for standing in previous}
+
+    rows = [Row(standing, by_name[standing.player], _trend(standing, before, latest)) for standing in ranked]
+    apart = [UnrankedRow(season_, by_name[season_.player]) for season_ in unranked]
+    awards = compute_awards(player_stats(data), ranked, rulebook)
+    return Standings(season, as_of, data, late, rows, apart, awards, latest, by_name)
+
+
+def _trend(standing, before, latest):
+    if latest is None:
+        return None
+    if standing.player not in before:
+        return Trend("new")
+    change = before[standing.player] - standing.rank
+    if change > 0:
+        return Trend("up", change)
+    if change < 0:
+        return Trend("down", -change)
+    return Trend("same")
+
+
+# --- awards --------------------------------------------------------------------------------------
+
+
+def player_stats(data):
+    """`PlayerStats` of every player of the season, from stored seats and deals."""
+    rounds = Counter()
+    best = {}
+    seated = {}
+    for round_id, seats in data.seats.items():
+        seated[round_id] = [seat.player_id for seat in seats]
+        for seat in seats:
+            rounds[seat.player_id] += 1
+            if seat.total is not None:
+                best[seat.player_id] = max(seat.total, best.get(seat.player_id, seat.total))
+    takes, made, failed, chelems = Counter(), Counter(), Counter(), Counter()
+    for deal in data.deals:
+        taker = deal["taker_id"]
+        takes[taker] += 1
+        made[taker] += deal["made"] is True
+        chelems[taker] += deal["chelem_made_by"] == "attack"
+        if deal["made"] is False:
+            for player_id in seated.get(deal["round_id"], []):
+                if player_id not in (taker, deal["partner_id"]):
+                    failed[player_id] += 1
+    return [
+        PlayerStats(
+            player=player.name,
+            rounds=rounds[player_id],
+            best_total=best.get(player_id),
+            takes=takes[player_id],
+            made=made[player_id],
+            defended_failed=failed[player_id],
+            chelems=chelems[player_id],
+        )
+        for player_id, player in data.players.items()
+    ]
+
+
+# --- one player's season, line by line -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundLines:
+    round: object
+    seat: object | None
+    lines: list  # ChampionshipLine or LineItem-like dicts
+    subtotal: int
+
+
+@dataclass(frozen=True)
+class PlayerSeasonDetail:
+    standings: Standings
+    player: object
+    rounds: list  # RoundLines, by date then number
+    total: int
+
+    @property
+    def row(self):
+        return self.standings.row_of(self.player)
+
+    @property
+    def unranked_row(self):
+        return self.standings.unranked_of(self.player)
+
+
+def player_season_detail(season, player, as_of=None):
+    """Every point of a player's season: stored lines and late-report maluses, per round."""
+    standings = season_standings(season, as_of)
+    lines = defaultdict(list)
+    stored = ChampionshipLine.objects.filter(
+        season=season, player=player, **{f"round__{k}": v for k, v in COUNTING.items()}
+    ).order_by("round_id", "order")
+    for line in stored:
+        lines[line.round_id].append(
+            {"code": line.code, "label": line.label, "points": line.points, "deal_number": line.deal_number}
+        )
+    for malus in standings.late:
+        if malus.player.pk == player.pk:
+            item = malus.item
+            lines[malus.round.pk].append(
+                {"code": item.code, "label": item.label, "points": item.points, "deal_number": None}
+            )
+    detail = []
+    for round_ in standings.rounds:
+        round_lines = lines.get(round_.pk)
+        seat = next((s for s in standings.data.seats.get(round_.pk, []) if s.player_id == player.pk), None)
+        if round_lines or seat is not None:
+            round_lines = round_lines or []
+            detail.append(RoundLines(round_, seat, round_lines, sum(line["points"] for line in round_lines)))
+    return PlayerSeasonDetail(standings, player, detail, sum(r.subtotal for r in detail))
+
+
+# --- the cumulative points chart (server-side SVG geometry) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Chart:
+    """Coordinates of a line chart drawn by a template as inline SVG."""
+
+    width: int
+    height: int
+    left: int
+    top: int
+    right: int
+    bottom: int
+    zero: float  # y of the 0 line
+    line: str  # "x,y x,y …" for <polyline points>
+    dots: list  # (x, y, title)
+    x_ticks: list  # (x, label)
+    y_ticks: list  # (y, label)
+
+
+def cumulative_points(standings, player):
+    """`(round, points of the round, cumulative points)` through the season's counted rounds."""
+    late = Counter()
+    for malus in standings.late:
+        if malus.player.pk == player.pk:
+            late[malus.round.pk] += malus.item.points
+    series, running = [], 0
+    for round_ in standings.rounds:
+        points = standings.data.points.get((player.pk, round_.pk), 0) + late[round_.pk]
+        running += points
+        series.append((round_, points, running))
+    return series
+
+
+def _step(span, ticks=5):
+    for magnitude in (1, 10, 100, 1000, 10000):
+        for base in (1, 2, 5):
+            if span / (base * magnitude) <= ticks:
+                return base * magnitude
+    return 100000
+
+
+def points_chart(series, width=640, height=260):
+    """The chart of `cumulative_points`: starts at 0, one point per counted round."""
+    left, top, right, bottom = 62, 16, width - 16, height - 52
+    values = [0] + [running for _round, _points, running in series]
+    low, high = min(values), max(values)
+    step = _step(max(high - low, 1))
+    low = (low // step) * step
+    high = -(-high // step) * step
+    if high == low:
+        high = low + step
+
+    def x(index):
+        return round(left + (right - left) * index / max(len(values) - 1, 1), 1)
+
+    def y(value):
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    dots = [
+        (x(index), y(running), f"Manche {round_.number} : {points:+d} → {running}")
+        for index, (round_, points, running) in enumerate(series, start=1)
+    ]
+    every = max(1, -(-len(series) // 12))
+    x_ticks = [(x(0), "0")] + [
+        (x(index), str(round_.number))
+        for index, (round_, _points, _running) in enumerate(series, start=1)
+        if index % every == 0 or index == len(series)
+    ]
+    y_ticks = [(y(value), str(value).replace("-", "\N{MINUS SIGN}")) for value in range(low, high + 1, step)]
+    line = " ".join(f"{x(index)},{y(value)}" for index, value in enumerate(values))
+    return Chart(width, height, left, top, right, bottom, y(0), line, dots, x_ticks, y_ticks)
+
+
+# --- a player across seasons --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    season: object
+    row: Row | None
+    unranked: UnrankedRow | None
+
+    @property
+    def points(self):
+        return (self.row or self.unranked).points
+
+    @property
+    def rounds(self):
+        return (self.row or self.unranked).rounds
+
+
+def player_history(player, as_of=None):
+    """The player's final ranking in each season he played a counted round, latest first."""
+    seasons = (
+        Season.objects.filter(
+            rounds__seats__player=player, **{f"rounds__{k}": v for k, v in COUNTING.items()}
+        )
+        .distinct()
+        .order_by("-start_date")
+    )
+    history = []
+    for season in seasons:
+        standings = season_standings(season, as_of)
+        history.append(HistoryRow(season, standings.row_of(player), standings.unranked_of(player)))
+    return history
+
+
+def _rate(made, takes):
+    return round(100 * made / takes) if takes else None
+
+
+def player_statistics(player):
+    """What a player did in the deals of every homologated round (one query)."""
+    deals = Deal.objects.filter(round__status=Round.HOMOLOGATED, round__seats__player=player).values(
+        "kind",
+        "taker_id",
+        "partner_id",
+        "contract",
+        "made",
+        "petit_au_bout",
+        "poignees",
+        "miseres",
+        "chelem_made_by",
+    )
+    me = player.pk
+    takes, made = Counter(), Counter()
+    stats = Counter()
+    poignees = Counter()
+    for deal in deals:
+        stats["miseres"] += deal["miseres"].count(me)
+        for poignee in deal["poignees"]:
+            if poignee.get("player") == me:
+                poignees[poignee.get("size")] += 1
+        if deal["kind"] != Deal.PLAYED:
+            continue
+        attack = deal["taker_id"] == me or deal["partner_id"] == me
+        if deal["taker_id"] == me:
+            takes[deal["contract"]] += 1
+            made[deal["contract"]] += deal["made"] is True
+            stats["chelems"] += deal["chelem_made_by"] == "attack"
+        elif deal["partner_id"] == me:
+            stats["called"] += 1
+            stats["called_made"] += deal["made"] is True
+        else:
+            stats["defended"] += 1
+            stats["defended_failed"] += deal["made"] is False
+        if deal["petit_au_bout"]:
+            won = (deal["petit_au_bout"] == "attack") == attack
+            key = "attack" if attack else "defence"
+            stats[f"petit_{key}"] += won
+    contracts = [
+        {
+            "code": code,
+            "label": label,
+            "takes": takes[code],
+            "made": made[code],
+            "rate": _rate(made[code], takes[code]),
+        }
+        for code, label in Deal.CONTRACTS
+    ]
+    all_takes, all_made = sum(takes.values()), sum(made.values())
+    return {
+        "contracts": contracts,
+        "takes": all_takes,
+        "made": all_made,
+        "rate": _rate(all_made, all_takes),
+        "called": stats["called"],
+        "called_made": stats["called_made"],
+        "defended": stats["defended"],
+        "defended_failed": stats["defended_failed"],
+        "chelems": stats["chelems"],
+        "petit_attack": stats["petit_attack"],
+        "petit_defence": stats["petit_defence"],
+        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS if poignees[size]],
+        "poignees_total": sum(poignees.values()),
+        "miseres": stats["miseres"],
+    }
+
+
+POIGNEE_LABELS = [("simple", "simple"), ("double", "double"), ("triple", "triple")]
+
+
+# --- the cup's champion and the rulebook ----------------------------------------------------------
+
+
+def cup_champion(season, standings=None):
+    """The winner of the season's homologated final round: highest total, ties broken by the
+    better seed of the final ranking; None while there is no homologated final."""
+    final = season.rounds.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).order_by("-number").first()
+    if final is None:
+        return None
+    seats = list(final.seats.select_related("player").order_by("position"))
+    totals = {seat.player.name: seat.total for seat in seats if seat.total is not None}
+    if not totals:
+        return None
+    standings = standings or season_standings(season)
+    seeds = [row.player.name for row in standings.ranked] + [row.player.name for row in standings.unranked]
+    seeds += [seat.player.name for seat in seats if seat.player.name not in seeds]
+    name = champion(seeds, totals)
+    return next(seat.player for seat in seats if seat.player.name == name)
+
+
+@transaction.atomic
+def update_season_rulebook(season, text, user=None, reason=""):
+    """Validate a season's new rulebook, save it and recompute the whole season, all or nothing.
+
+    Raises `RulebookError` (naming the field, in French) and then nothing is saved.
+    """
+    load_rulebook(text)
+    season.rulebook_text = text
+    season._change_reason = reason or "règlement de la saison modifié"
+    if user is not None and user.is_authenticated:
+        season._history_user = user
+    season.save()
+    try:
+        rescore_season(season)
+    except ScoringError as error:
+        raise RulebookError("rulebook", f"une manche ne peut plus être calculée ({error})") from error
+    return season

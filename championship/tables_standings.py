@@ -1,0 +1,119 @@
+"""Tables of the standings pages (django-tables2): not orderable, the rank is the order."""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from scoring.championship import num
+from scoring.ranking import TIEBREAK_LABELS
+
+
+class NumberColumn(tables.Column):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("attrs", {"th": {"class": "num"}, "td": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+
+def detail_column():
+    return tables.Column(
+        _("Détail"),
+        accessor="player",
+        exclude_from_export=True,
+        attrs={"th": {"class": "col-detail"}, "td": {"class": "col-detail"}},
+    )
+
+
+class SeasonTable(tables.Table):
+    """Player, points (linking to their explanation) and the explanation link."""
+
+    def __init__(self, data, season, **kwargs):
+        self.season = season
+        super().__init__(data, **kwargs)
+
+    def explain_url(self, record):
+        return reverse("championship:player_season", args=[self.season.name, record.player.pk])
+
+    def render_player(self, record):
+        url = reverse("championship:player", args=[record.player.pk])
+        return format_html('<a href="{}">{}</a>', url, record.player.name)
+
+    def value_player(self, record):
+        return record.player.name
+
+    def render_points(self, record):
+        return format_html(
+            '<a href="{}" title="{}">{}</a>',
+            self.explain_url(record),
+            _("voir chaque point"),
+            num(record.points),
+        )
+
+    def value_points(self, record):
+        return record.points
+
+    def render_detail(self, record):
+        return format_html('<a href="{}">{}</a>', self.explain_url(record), _("chaque point"))
+
+
+class StandingsTable(SeasonTable):
+    rank = tables.Column(_("Rang"), accessor="rank", attrs={"td": {"class": "rank"}})
+    tied = tables.Column(_("Ex æquo"), accessor="tied", visible=False)
+    player = tables.Column(_("Joueur"), accessor="player")
+    points = NumberColumn(_("Points"))
+    rounds = NumberColumn(_("Manches"))
+    wins = NumberColumn(_("Victoires"))
+    seconds = NumberColumn(_("2es places"))
+    sum_totals = NumberColumn(_("Somme des totaux"))
+    trend = tables.Column(_("Évolution"), accessor="trend", default="", attrs={"td": {"class": "trend"}})
+    detail = detail_column()
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings"}
+        row_attrs = {"id": lambda record: f"joueur-{record.player.pk}"}
+
+    def render_rank(self, record):
+        if record.tied:
+            return format_html(
+                '<span title="{}">{} <span class="tie">ex æquo</span></span>',
+                _("à égalité sur tous les critères de départage"),
+                record.rank,
+            )
+        decided_by = record.standing.decided_by
+        if decided_by and decided_by != "points":
+            title = _("à égalité de points, départagé par : %(rule)s") % {"rule": TIEBREAK_LABELS[decided_by]}
+            return format_html('<span class="decided" title="{}">{}</span>', title, record.rank)
+        return record.rank
+
+    def value_rank(self, record):
+        return record.rank
+
+    def value_tied(self, record):
+        return "oui" if record.tied else ""
+
+    def render_sum_totals(self, value):
+        return num(value)
+
+    def value_sum_totals(self, value):
+        return value
+
+    def render_trend(self, record):
+        trend = record.trend
+        if trend is None:
+            return ""
+        return format_html('<span class="trend-{}" title="{}">{}</span>', trend.code, trend.text, trend.label)
+
+    def value_trend(self, record):
+        return record.trend.label if record.trend else ""
+
+
+class UnrankedTable(SeasonTable):
+    player = tables.Column(_("Joueur"), accessor="player")
+    points = NumberColumn(_("Points"))
+    rounds = NumberColumn(_("Manches"))
+    detail = detail_column()
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings unranked"}
