@@ -1,1 +1,298 @@
-urlpatterns = []
+"""Rounds: the public round page, a season's rounds, and the entry of a game night (phone first).
+
+Who may do what (federation.roles): anyone reads a homologated round; the secretary and the
+board of the season create rounds, enter deals, bonuses and maluses and submit; the board
+homologates and alone corrects a homologated round, always with a motif kept in the history.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.views.decorators.http import require_POST
+
+from championship.forms import (
+    AdjustmentForm,
+    DealForm,
+    MotifForm,
+    RoundCreateForm,
+    SeatColoursForm,
+    delete_adjustment,
+    delete_deal,
+)
+from championship.models import Adjustment, Deal, Round
+from championship.presenters import round_display
+from championship.services import RoundError, homologate_round, reopen_round, submit_round
+from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
+from federation.models import Season
+from federation.roles import can_enter_rounds, is_board
+
+HOMOLOGATED_READ_ONLY = "Cette manche est homologuée : seule la Direction peut la corriger."
+
+
+def _get_season_for_entry(request, season_name):
+    season = get_object_or_404(Season, name=season_name)
+    if not can_enter_rounds(request.user, season):
+        raise PermissionDenied("Seuls le secrétaire et la Direction saisissent les manches.")
+    return season
+
+
+def _get_round_for_user(request, pk):
+    """A round to read: homologated for anyone, otherwise only for those who enter rounds."""
+    round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
+    if not round_.is_homologated and not can_enter_rounds(request.user, round_.season):
+        raise Http404("Manche introuvable.")
+    return round_
+
+
+def _get_round_for_editing(request, pk):
+    """A round to change: secretary or board; a homologated one, board only."""
+    round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
+    if not can_enter_rounds(request.user, round_.season):
+        raise PermissionDenied("Seuls le secrétaire et la Direction saisissent les manches.")
+    if round_.is_homologated and not is_board(request.user, round_.season):
+        raise PermissionDenied(HOMOLOGATED_READ_ONLY)
+    return round_
+
+
+def _get_deal_for_editing(request, pk, number):
+    round_ = _get_round_for_editing(request, pk)
+    if round_.totals_only:
+        raise Http404("Cette manche n'a que des totaux.")
+    return round_, get_object_or_404(Deal, round=round_, number=number)
+
+
+def _export_url(round_):
+    try:
+        return reverse("championship:round_export", args=[round_.pk])
+    except NoReverseMatch:
+        return ""
+
+
+def _edit_url(round_, number=None):
+    url = reverse("championship:round_edit", args=[round_.pk])
+    return f"{url}?donne={number}#donne-{number}" if number else url
+
+
+# --- public pages --------------------------------------------------------------------------------
+
+
+def round_list(request, season_name):
+    season = get_object_or_404(Season, name=season_name)
+    can_enter = can_enter_rounds(request.user, season)
+    rounds = season.rounds.prefetch_related("seats__player").order_by("stage", "table", "number")
+    if not can_enter:
+        rounds = rounds.filter(status=Round.HOMOLOGATED)
+    table = RoundListTable(list(rounds), can_enter=can_enter)
+    return render(
+        request,
+        "championship/rounds/list.html",
+        {"season": season, "table": table, "can_enter": can_enter},
+    )
+
+
+def round_detail(request, pk):
+    round_ = _get_round_for_user(request, pk)
+    display = round_display(round_, history=True)
+    can_edit = can_enter_rounds(request.user, round_.season) and (
+        not round_.is_homologated or is_board(request.user, round_.season)
+    )
+    return render(
+        request,
+        "championship/rounds/detail.html",
+        {
+            "round": round_,
+            "display": display,
+            "can_edit": can_edit,
+            "export_url": _export_url(round_),
+            "ranking": RankingTable(display.ranking, championship=display.has_championship_points),
+            "adjustments": AdjustmentTable(display.adjustments),
+        },
+    )
+
+
+# --- entry ---------------------------------------------------------------------------------------
+
+
+@login_required
+def round_create(request, season_name):
+    season = _get_season_for_entry(request, season_name)
+    form = RoundCreateForm(season, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        round_ = form.save()
+        messages.success(request, f"{round_} créée.")
+        return redirect("championship:round_edit", round_.pk)
+    return render(request, "championship/rounds/create.html", {"season": season, "form": form})
+
+
+@login_required
+def round_edit(request, pk):
+    """The entry page: seats, deals so far, the next deal, bonuses and maluses, lifecycle."""
+    round_ = _get_round_for_editing(request, pk)
+    deal_form = None
+    if not round_.totals_only:
+        deal_form = DealForm(round_, request.POST or None)
+        if request.method == "POST" and deal_form.is_valid():
+            deal = deal_form.save()
+            messages.success(request, f"Donne {deal.number} enregistrée.")
+            return redirect(_edit_url(round_, deal.number))
+    elif request.method == "POST":
+        raise Http404("Cette manche n'a que des totaux.")
+    return _render_entry(request, round_, deal_form=deal_form)
+
+
+def _render_entry(request, round_, *, deal_form=None, adjustment_form=None, colours_form=None, status=200):
+    board = is_board(request.user, round_.season)
+    display = round_display(round_)
+    highlight = request.GET.get("donne", "")
+    last_deal = None
+    if highlight.isdigit():
+        last_deal = next((deal for deal in display.deals if deal.number == int(highlight)), None)
+    context = {
+        "round": round_,
+        "display": display,
+        "deal_form": deal_form,
+        "adjustment_form": adjustment_form or AdjustmentForm(round_, board=board, prefix="adj"),
+        "colours_form": colours_form or SeatColoursForm(round_, prefix="seats"),
+        "motif_form": MotifForm(round_, prefix="del"),
+        "board": board,
+        "highlight": last_deal.number if last_deal else None,
+        "last_deal": last_deal,
+        "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
+        if last_deal
+        else [],
+    }
+    return render(request, "championship/rounds/edit.html", context, status=status)
+
+
+@login_required
+def deal_edit(request, pk, number):
+    round_, deal = _get_deal_for_editing(request, pk, number)
+    form = DealForm(round_, request.POST or None, deal=deal)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, f"Donne {deal.number} corrigée.")
+        return redirect(_edit_url(round_, deal.number))
+    return _render_deal_edit(request, round_, deal, form, MotifForm(round_, prefix="del"))
+
+
+def _render_deal_edit(request, round_, deal, form, delete_form):
+    return render(
+        request,
+        "championship/rounds/deal_edit.html",
+        {"round": round_, "deal": deal, "form": form, "delete_form": delete_form},
+    )
+
+
+@login_required
+@require_POST
+def deal_delete(request, pk, number):
+    round_, deal = _get_deal_for_editing(request, pk, number)
+    form = MotifForm(round_, request.POST, prefix="del")
+    if not form.is_valid():
+        return _render_deal_edit(request, round_, deal, DealForm(round_, deal=deal), form)
+    delete_deal(deal, form.reason)
+    messages.success(request, f"Donne {number} supprimée ; les donnes suivantes sont renumérotées.")
+    return redirect("championship:round_edit", round_.pk)
+
+
+@login_required
+@require_POST
+def adjustment_add(request, pk):
+    round_ = _get_round_for_editing(request, pk)
+    form = AdjustmentForm(round_, request.POST, board=is_board(request.user, round_.season), prefix="adj")
+    if not form.is_valid():
+        return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
+    adjustment = form.save(request.user)
+    messages.success(request, f"{adjustment.player} : {form.entry_label(form.catalogue[adjustment.code])}.")
+    return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
+
+
+@login_required
+@require_POST
+def adjustment_delete(request, pk, adjustment_pk):
+    round_ = _get_round_for_editing(request, pk)
+    adjustment = get_object_or_404(Adjustment, round=round_, pk=adjustment_pk)
+    form = MotifForm(round_, request.POST, prefix="del")
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("motif", [])))
+        return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
+    delete_adjustment(adjustment, form.reason)
+    messages.success(request, f"Bonus/malus de {adjustment.player} supprimé.")
+    return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
+
+
+@login_required
+@require_POST
+def seat_colours(request, pk):
+    round_ = _get_round_for_editing(request, pk)
+    form = SeatColoursForm(round_, request.POST, prefix="seats")
+    if not form.is_valid():
+        return _render_entry(request, round_, deal_form=_blank_deal_form(round_), colours_form=form)
+    form.save()
+    messages.success(request, "Couleurs des jetons enregistrées.")
+    return redirect("championship:round_edit", round_.pk)
+
+
+def _blank_deal_form(round_):
+    return None if round_.totals_only else DealForm(round_)
+
+
+# --- lifecycle -----------------------------------------------------------------------------------
+
+
+def _run(request, round_, action, done):
+    try:
+        with transaction.atomic():
+            action()
+    except RoundError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+
+
+@login_required
+@require_POST
+def round_submit(request, pk):
+    round_ = _get_round_for_editing(request, pk)
+    _run(request, round_, lambda: submit_round(round_, request.user), "Manche soumise pour homologation.")
+    return redirect("championship:round_edit", round_.pk)
+
+
+@login_required
+@require_POST
+def round_homologate(request, pk):
+    round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
+    if not is_board(request.user, round_.season):
+        raise PermissionDenied("Seule la Direction homologue les manches.")
+    _run(request, round_, lambda: homologate_round(round_, request.user), "Manche homologuée.")
+    return redirect("championship:round", round_.pk)
+
+
+@login_required
+@require_POST
+def round_reopen(request, pk):
+    round_ = _get_round_for_editing(request, pk)
+    _run(request, round_, lambda: reopen_round(round_, request.user), "Manche remise en brouillon.")
+    return redirect("championship:round_edit", round_.pk)
+
+
+urlpatterns = [
+    path("saisons/<str:season_name>/manches/", round_list, name="round_list"),
+    path("saisons/<str:season_name>/manches/nouvelle/", round_create, name="round_create"),
+    path("manches/<int:pk>/", round_detail, name="round"),
+    path("manches/<int:pk>/saisie/", round_edit, name="round_edit"),
+    path("manches/<int:pk>/donnes/<int:number>/", deal_edit, name="deal_edit"),
+    path("manches/<int:pk>/donnes/<int:number>/supprimer/", deal_delete, name="deal_delete"),
+    path("manches/<int:pk>/bonus/", adjustment_add, name="adjustment_add"),
+    path(
+        "manches/<int:pk>/bonus/<int:adjustment_pk>/supprimer/", adjustment_delete, name="adjustment_delete"
+    ),
+    path("manches/<int:pk>/couleurs/", seat_colours, name="seat_colours"),
+    path("manches/<int:pk>/soumettre/", round_submit, name="round_submit"),
+    path("manches/<int:pk>/homologuer/", round_homologate, name="round_homologate"),
+    path("manches/<int:pk>/brouillon/", round_reopen, name="round_reopen"),
+]

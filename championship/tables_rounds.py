@@ -1,0 +1,120 @@
+"""Tables of the round pages (django-tables2). The deal grid of a round is a template of its own:
+it has one column per seat and a row of explanation under each deal."""
+
+import django_tables2 as tables
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
+
+from championship.presenters import french_number, stage_label
+
+
+class RoundListTable(tables.Table):
+    number = tables.Column(verbose_name="N°", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    stage = tables.Column(verbose_name="Phase", accessor="stage", empty_values=())
+    date = tables.DateColumn(verbose_name="Date", format="d/m/Y", attrs={"td": {"class": "nowrap"}})
+    place = tables.Column(verbose_name="Lieu")
+    players = tables.Column(verbose_name="Joueurs", empty_values=(), orderable=False)
+    winner = tables.Column(verbose_name="Vainqueur", empty_values=(), orderable=False)
+    status = tables.Column(verbose_name="Statut", empty_values=())
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "rounds"}
+        empty_text = "Aucune manche pour l'instant."
+
+    def __init__(self, *args, can_enter=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.can_enter = can_enter
+
+    def render_number(self, record):
+        url = reverse("championship:round", args=[record.pk])
+        return format_html('<a href="{}">{}</a>', url, record.number)
+
+    def render_stage(self, record):
+        return stage_label(record)
+
+    def render_players(self, record):
+        seats = sorted(record.seats.all(), key=lambda seat: seat.position)
+        return format_html_join(
+            ", ",
+            '<span class="nowrap"><span class="chip {}" aria-hidden="true"></span>{}</span>',
+            ((seat.colour, seat.player.name) for seat in seats),
+        )
+
+    def render_winner(self, record):
+        winners = [seat for seat in record.seats.all() if seat.rank == 1 and seat.total]
+        if not winners:
+            return "—"
+        return ", ".join(f"{seat.player.name} ({french_number(seat.total)})" for seat in winners)
+
+    def render_status(self, record):
+        links = format_html('<span class="badge {}">{}</span>', record.status, record.get_status_display())
+        if self.can_enter and record.status != record.HOMOLOGATED:
+            url = reverse("championship:round_edit", args=[record.pk])
+            links += format_html(' <a href="{}">saisir</a>', url)
+        return links
+
+
+class RankingTable(tables.Table):
+    """The ranking of one round, from `presenters.round_display(...).ranking`."""
+
+    rank = tables.Column(verbose_name="Rang", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    name = tables.Column(verbose_name="Joueur")
+    total = tables.Column(verbose_name="Total", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    championship_points = tables.Column(
+        verbose_name="Championnat",
+        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "ranking"}
+
+    def __init__(self, rows, *, championship=False):
+        exclude = () if championship else ("championship_points",)
+        super().__init__(rows, exclude=exclude)
+
+    def render_rank(self, record):
+        return f"{record.rank}{' ex æquo' if record.tied else ''}"
+
+    def render_name(self, record):
+        chip = format_html('<span class="chip {}" aria-hidden="true"></span>', record.colour)
+        try:
+            url = reverse("championship:player", args=[record.player_id])
+        except NoReverseMatch:
+            return format_html("{}{}", chip, record.name)
+        return format_html('{}<a href="{}">{}</a>', chip, url, record.name)
+
+    def render_total(self, record):
+        css = "pos" if record.total > 0 else "neg" if record.total < 0 else ""
+        return format_html('<span class="{}">{}</span>', css, french_number(record.total))
+
+    def render_championship_points(self, record):
+        details = format_html_join(
+            "",
+            "<li>{} : {}</li>",
+            ((label, french_number(points)) for label, points in record.championship_lines),
+        )
+        return format_html(
+            '<details class="explain"><summary>{}</summary><ul class="plain">{}</ul></details>',
+            record.championship_points,
+            details,
+        )
+
+
+class AdjustmentTable(tables.Table):
+    player = tables.Column(verbose_name="Joueur")
+    label = tables.Column(verbose_name="Bonus ou malus")
+    points = tables.Column(verbose_name="Points", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    note = tables.Column(verbose_name="Raison", empty_values=())
+    entered_by = tables.Column(verbose_name="Saisi par")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "adjustments"}
+
+    def render_points(self, value):
+        return f"+{value}" if value > 0 else french_number(value)
+
+    def render_note(self, value):
+        return value or "—"
