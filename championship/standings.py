@@ -22,7 +22,6 @@ from championship.services import rescore_season
 from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
 from scoring.championship import LineItem, late_report_item, late_report_weeks
-from scoring.cup import champion
 from scoring.errors import ScoringError
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 from scoring.rulebook import RulebookError, load_rulebook
@@ -584,20 +583,10 @@ POIGNEE_LABELS = [("simple", "simple"), ("double", "double"), ("triple", "triple
 
 
 def cup_champion(season, standings=None):
-    """The winner of the season's homologated final round: highest total, ties broken by the
-    better seed of the final ranking; None while there is no homologated final."""
-    final = season.rounds.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).order_by("-number").first()
-    if final is None:
-        return None
-    seats = list(final.seats.select_related("player").order_by("position"))
-    totals = {seat.player.name: seat.total for seat in seats if seat.total is not None}
-    if not totals:
-        return None
-    standings = standings or season_standings(season)
-    seeds = [row.player.name for row in standings.ranked] + [row.player.name for row in standings.unranked]
-    seeds += [seat.player.name for seat in seats if seat.player.name not in seeds]
-    name = champion(seeds, totals)
-    return next(seat.player for seat in seats if seat.player.name == name)
+    """The Champion du Monde of the season (see `championship.cup.cup_state`), or None."""
+    from championship.cup import cup_state  # championship.cup imports this module
+
+    return cup_state(season, standings).champion
 
 
 @transaction.atomic

@@ -39,3 +39,9 @@ def secretary(season):
 @pytest.fixture
 def member(db):
     return make_player("Membre")
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Hashing real passwords is slow by design; the suite needs no such protection."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

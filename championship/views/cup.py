@@ -1,1 +1,62 @@
-urlpatterns = []
+"""The Coupe du Monde pages: the bracket of a season (seeds, play-off tables, final, champion)
+and, during the season, each player's status for the play-offs. Both are public."""
+
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from championship.cup import cup_state, status_assumption, status_rows
+from championship.standings import season_standings
+from championship.tables_cup import CupStatusTable
+from federation.models import Season
+from federation.roles import can_enter_rounds
+
+
+def _get_season(name):
+    return get_object_or_404(Season, name=name)
+
+
+@require_GET
+def cup(request, name):
+    season = _get_season(name)
+    state = cup_state(season)
+    context = {
+        "season": season,
+        "state": state,
+        "rules": season.rulebook.cup,
+        "ranked_count": len(state.standings.ranked),
+        # Rounds not homologated yet are shown only to those who enter rounds (as the round page).
+        "can_enter": can_enter_rounds(request.user, season),
+    }
+    return render(request, "championship/cup/bracket.html", context)
+
+
+@require_GET
+def cup_status(request, name):
+    season = _get_season(name)
+    standings = season_standings(season)
+    rows = status_rows(season, standings)
+    table = CupStatusTable(rows, season)
+    RequestConfig(request, paginate=False).configure(table)
+    context = {
+        "season": season,
+        "standings": standings,
+        "table": table,
+        "assumption": status_assumption(season, standings),
+        "counts": _counts(rows),
+    }
+    return render(request, "championship/cup/status.html", context)
+
+
+def _counts(rows):
+    counts = {"qualified": 0, "eliminated": 0, "in_contention": 0}
+    for row in rows:
+        counts[row.status.code] += 1
+    return counts
+
+
+urlpatterns = [
+    path("saisons/<str:name>/coupe/", cup, name="cup"),
+    path("saisons/<str:name>/coupe/qualifications/", cup_status, name="cup_status"),
+]

@@ -1,0 +1,378 @@
+"""The Coupe du Monde of a season read from the database (REGLEMENT §6).
+
+The pure rules live in `scoring.cup`; this module feeds them with what is stored: the final
+ranking of the regular season (`championship.standings`), the play-off rounds of tables A and B
+and the final round (`Round.stage`), whose seat totals are stored when they are scored. Only
+homologated play-off and final rounds count. Ties at a table or in the final are broken by the
+better regular-season seed, i.e. the order of the final ranking.
+
+`cup_state` gathers the whole cup in one object for the bracket page and the `cup` command;
+`season_statuses` answers, during the season, who is qualified, eliminated or in contention for
+the play-offs — decided only when it is mathematically certain (`scoring.cup.playoff_status`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from championship.models import Round, Seat
+from championship.standings import season_standings
+from federation.models import Player
+from scoring.championship import num
+from scoring.cup import CupPlan, Qualification, Status, champion, playoff_status, qualify_for_final, seed_cup
+from scoring.ranking import PlayerSeason, name_key
+
+NO_CUP, DIRECT_FINAL, PLAYOFFS = "none", "direct", "playoffs"
+
+# Outcome of a player at a play-off table.
+TO_FINAL, BEST_THIRD, OUT, PENDING = "final", "best_third", "out", "pending"
+
+
+@dataclass(frozen=True)
+class Seed:
+    number: int  # 1-based
+    player: Player
+    row: object  # championship.standings.Row
+    table: str  # "A", "B" or "" (direct final)
+
+
+@dataclass(frozen=True)
+class CupLine:
+    """One player at a play-off table or in the final, in result order once there are results."""
+
+    player: Player
+    seed: int | None
+    total: int | None
+    position: int | None  # place at the table by total, ties broken by seed
+    outcome: str  # TO_FINAL, BEST_THIRD, OUT, PENDING; for the final "champion" or ""
+    reason: str
+
+
+@dataclass(frozen=True)
+class CupTable:
+    name: str
+    players: list  # Player, in seed order
+    rounds: list  # every play-off Round of this table, by number
+    counted: Round | None  # the homologated round whose totals count
+    lines: list  # CupLine
+
+    @property
+    def shown_round(self):
+        return self.counted or (self.rounds[-1] if self.rounds else None)
+
+
+@dataclass
+class CupState:
+    season: object
+    standings: object
+    plan: CupPlan
+    kind: str  # NO_CUP, DIRECT_FINAL or PLAYOFFS
+    provisional: bool  # regular rounds remain: the seeds may still change
+    seeds: list  # Seed
+    exclusions: list  # (Player or name, reason) of the seeding
+    tables: list  # CupTable
+    playoff_totals: dict  # table -> {name: total} of the homologated play-off rounds
+    qualification: Qualification
+    best_thirds: list  # (table, CupLine) of the thirds sent to the final
+    finalists: list  # Player, seed order; empty until the play-offs are complete
+    final_rounds: list  # every final Round, by number
+    final: Round | None  # the homologated final (the last one if several)
+    final_lines: list  # CupLine
+    champion: Player | None
+    warnings: list = field(default_factory=list)
+    players: dict = field(default_factory=dict)  # name -> Player
+
+    @property
+    def shown_final(self):
+        return self.final or (self.final_rounds[-1] if self.final_rounds else None)
+
+    @property
+    def exclusion_reasons(self):
+        """Every player left out of the final so far, with the reason: seeding then play-offs."""
+        return [(self.players.get(name, name), reason) for name, reason in self.qualification.reasons.items()]
+
+    def seed_of(self, player):
+        return next((seed.number for seed in self.seeds if seed.player.pk == player.pk), None)
+
+
+def _latest_homologated(rounds):
+    counted = [round_ for round_ in rounds if round_.status == Round.HOMOLOGATED]
+    return counted[-1] if counted else None
+
+
+def _totals(round_):
+    if round_ is None:
+        return {}
+    return {seat.player.name: seat.total for seat in round_.seats.all() if seat.total is not None}
+
+
+def cup_state(season, standings=None):
+    """The whole cup of a season: seeds, play-off tables, qualification, final and champion."""
+    standings = standings or season_standings(season)
+    rulebook = season.rulebook
+    players = dict(standings.by_name)
+    ranked = [row.standing for row in standings.ranked]
+    unranked = [row.season for row in standings.unranked]
+    plan = seed_cup(ranked, rulebook, unranked)
+    rows = {row.player.name: row for row in standings.ranked}
+    table_of = {name: table for table, names in plan.tables.items() for name in names}
+    seeds = [
+        Seed(index, players[name], rows[name], table_of.get(name, ""))
+        for index, name in enumerate(plan.seeds, start=1)
+    ]
+    seed_number = {seed.player.name: seed.number for seed in seeds}
+    if not plan.seeds:
+        kind = NO_CUP
+    elif plan.tables:
+        kind = PLAYOFFS
+    else:
+        kind = DIRECT_FINAL
+
+    cup_rounds = list(
+        season.rounds.exclude(stage=Round.REGULAR)
+        .prefetch_related(_seats_prefetch())
+        .order_by("stage", "table", "number")
+    )
+    for round_ in cup_rounds:
+        for seat in round_.seats.all():
+            players.setdefault(seat.player.name, seat.player)
+    warnings = []
+    playoff_rounds = [r for r in cup_rounds if r.stage == Round.PLAYOFF]
+    final_rounds = [r for r in cup_rounds if r.stage == Round.FINAL]
+    if playoff_rounds and not plan.tables:
+        warnings.append(
+            "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
+            "play-offs : elles ne comptent pas."
+        )
+
+    playoff_totals = {}
+    counted_by_table = {}
+    for table, names in plan.tables.items():
+        rounds = [r for r in playoff_rounds if r.table == table]
+        counted = _latest_homologated(rounds)
+        if len([r for r in rounds if r.status == Round.HOMOLOGATED]) > 1:
+            warnings.append(
+                f"Plusieurs manches homologuées à la table {table} des play-offs : seule la manche "
+                f"n° {counted.number} compte."
+            )
+        totals = _totals(counted)
+        if totals and set(totals) != set(names):
+            warnings.append(
+                f"La manche de la table {table} des play-offs réunit {_names(totals)} au lieu des "
+                f"qualifiés {_names(names)} : elle ne compte pas tant qu'elle n'est pas corrigée."
+            )
+            totals = {}
+        counted_by_table[table] = (rounds, counted if totals else None)
+        if totals:
+            playoff_totals[table] = totals
+
+    qualification = qualify_for_final(plan, playoff_totals, rulebook)
+    finalists = [players[name] for name in qualification.finalists]
+    tables, best_thirds = _tables(plan, counted_by_table, playoff_totals, qualification, players, rulebook)
+
+    final = _latest_homologated(final_rounds)
+    if len([r for r in final_rounds if r.status == Round.HOMOLOGATED]) > 1:
+        warnings.append(f"Plusieurs finales homologuées : seule la manche n° {final.number} compte.")
+    final_totals = _totals(final)
+    if final_totals and qualification.complete and set(final_totals) != set(qualification.finalists):
+        warnings.append(
+            f"La finale réunit {_names(final_totals)} au lieu des qualifiés "
+            f"{_names(qualification.finalists)}."
+        )
+    # The regular season's order breaks ties: ranked players, then the others.
+    order = [row.player.name for row in standings.ranked] + [row.player.name for row in standings.unranked]
+    order += sorted((name for name in final_totals if name not in order), key=name_key)
+    winner = champion(order, final_totals)
+    champion_player = players[winner] if winner else None
+    final_lines = _final_lines(final, finalists, final_totals, seed_number, order, players, winner)
+
+    return CupState(
+        season=season,
+        standings=standings,
+        plan=plan,
+        kind=kind,
+        provisional=season.remaining_rounds > 0 or standings.pending > 0,
+        seeds=seeds,
+        exclusions=[(players.get(name, name), reason) for name, reason in plan.exclusions],
+        tables=tables,
+        playoff_totals=playoff_totals,
+        qualification=qualification,
+        best_thirds=best_thirds,
+        finalists=finalists,
+        final_rounds=final_rounds,
+        final=final,
+        final_lines=final_lines,
+        champion=champion_player,
+        warnings=warnings,
+        players=players,
+    )
+
+
+def _seats_prefetch():
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
+def _names(names):
+    return ", ".join(sorted(names, key=name_key))
+
+
+def _tables(plan, counted_by_table, playoff_totals, qualification, players, rulebook):
+    seed_index = {name: index for index, name in enumerate(plan.seeds)}
+    finalists = set(qualification.finalists)
+    qualifiers = rulebook.cup.qualifiers_per_table
+    tables, best_thirds = [], []
+    for table, names in plan.tables.items():
+        rounds, counted = counted_by_table[table]
+        totals = playoff_totals.get(table, {})
+        order = list(names)
+        if totals:
+            order.sort(key=lambda n, t=totals: (-t[n], seed_index[n]))
+        lines = []
+        for position, name in enumerate(order, start=1):
+            if not qualification.complete:
+                outcome, reason = PENDING, ""
+            elif name in finalists and position <= qualifiers:
+                outcome, reason = TO_FINAL, f"{_ordinal_fr(position)} de la table {table}"
+            elif name in finalists:
+                outcome = BEST_THIRD
+                reason = f"meilleur {_ordinal_fr(position)} des tables (total {num(totals[name])})"
+            else:
+                outcome, reason = OUT, qualification.reasons.get(name, "")
+            line = CupLine(
+                players[name],
+                seed_index[name] + 1,
+                totals.get(name),
+                position if totals else None,
+                outcome,
+                reason,
+            )
+            lines.append(line)
+            if outcome == BEST_THIRD:
+                best_thirds.append((table, line))
+        tables.append(CupTable(table, [players[n] for n in names], rounds, counted, lines))
+    return tables, best_thirds
+
+
+def _ordinal_fr(n):
+    return "1er" if n == 1 else f"{n}e"
+
+
+def _final_lines(final, finalists, totals, seed_number, order, players, winner):
+    if final is not None and totals:
+        rank = {name: index for index, name in enumerate(order)}
+        names = sorted(totals, key=lambda n: (-totals[n], rank[n]))
+        return [
+            CupLine(
+                players[name],
+                seed_number.get(name),
+                totals[name],
+                position,
+                "champion" if name == winner else "",
+                _final_reason(name, names, totals, seed_number) if name == winner else "",
+            )
+            for position, name in enumerate(names, start=1)
+        ]
+    return [CupLine(player, seed_number.get(player.name), None, None, "", "") for player in finalists]
+
+
+def _final_reason(name, names, totals, seed_number):
+    tied = [other for other in names if other != name and totals[other] == totals[name]]
+    if not tied:
+        return f"vainqueur de la finale (total {num(totals[name])})"
+    return (
+        f"vainqueur de la finale (total {num(totals[name])}, à égalité avec {', '.join(tied)} : "
+        f"égalité départagée par la tête de série, {seed_number.get(name, '—')} contre "
+        f"{', '.join(str(seed_number.get(other, '—')) for other in tied)})"
+    )
+
+
+def cup_json(season, state=None):
+    """The stable JSON of `python manage.py cup SEASON --format json` (SHEET_FORMAT.md)."""
+    state = state or cup_state(season)
+    return {
+        "seeds": list(state.plan.seeds),
+        "tables": {table: list(names) for table, names in state.plan.tables.items()},
+        "finalists": list(state.qualification.finalists),
+        "champion": state.champion.name if state.champion else None,
+    }
+
+
+# --- during the season ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatusRow:
+    player: Player
+    season: PlayerSeason
+    row: object | None  # standings Row when ranked
+    status: Status
+
+
+def remaining_rounds(season, standings):
+    """Regular rounds that may still change the ranking: those still on the calendar
+    (`Season.remaining_rounds`) plus those entered but not homologated yet."""
+    return season.remaining_rounds + standings.pending
+
+
+def status_players(season, standings):
+    """A `PlayerSeason` for every player who may still play a regular round of the season.
+
+    The players of the counted rounds (ranked or not), then, with 0 rounds, the active players
+    and those seated in a regular round not homologated yet.
+    """
+    current = [row.standing.season for row in standings.ranked] + [row.season for row in standings.unranked]
+    by_name = dict(standings.by_name)
+    others = {p.name: p for p in Player.objects.filter(active=True).exclude(name__in=by_name)}
+    pending = Seat.objects.filter(round__season=season, round__stage=Round.REGULAR).exclude(
+        round__status=Round.HOMOLOGATED
+    )
+    for seat in pending.select_related("player"):
+        if seat.player.name not in by_name:
+            others.setdefault(seat.player.name, seat.player)
+    for name in sorted(others, key=name_key):
+        current.append(PlayerSeason(name, 0, 0, 0, 0, 0))
+        by_name[name] = others[name]
+    return current, by_name
+
+
+def season_statuses(season, standings=None):
+    """`{Player: Status}` for the play-offs, in ranking order (ranked, unranked, then 0 rounds)."""
+    return {row.player: row.status for row in status_rows(season, standings)}
+
+
+def status_rows(season, standings=None):
+    standings = standings or season_standings(season)
+    current, by_name = status_players(season, standings)
+    statuses = playoff_status(current, remaining_rounds(season, standings), season.rulebook)
+    rows = {row.player.name: row for row in standings.ranked}
+    return [
+        StatusRow(by_name[entry.player], entry, rows.get(entry.player), statuses[entry.player])
+        for entry in current
+    ]
+
+
+def status_assumption(season, standings):
+    """The documented assumption of the statuses, in French, with this season's figures."""
+    rulebook = season.rulebook
+    left = remaining_rounds(season, standings)
+    cup = rulebook.cup
+    pending = standings.pending
+    scheduled = season.remaining_rounds
+    parts = [f"{_rounds(scheduled, 'régulière')} encore au calendrier"]
+    if pending:
+        parts.append(f"{_rounds(pending, 'saisie')} mais pas encore homologuée{'s' if pending > 1 else ''}")
+    return {
+        "left": left,
+        "parts": parts,
+        "places": cup.playoff_players,
+        "minimum_rounds": rulebook.championship.minimum_rounds,
+        "high": max(cup.max_round_points, 0),
+        "low": min(cup.min_round_points, 0),
+    }
+
+
+def _rounds(count, adjective):
+    plural = "s" if count > 1 else ""
+    return f"{count} manche{plural} {adjective}{plural}"

@@ -1,0 +1,70 @@
+"""Seasons with a known final ranking, and cup rounds, built through the real models and services."""
+
+import datetime
+
+from championship.models import Report, Round
+from federation.models import Player
+from tests.factories import make_round
+
+START = datetime.date(2010, 10, 1)
+TOTALS = {5: [200, 100, 0, -100, -200], 4: [150, 50, -50, -150]}
+
+
+def seed_names(count):
+    return [f"S{n:02d}" for n in range(1, count + 1)]
+
+
+def names(*numbers):
+    return [f"S{n:02d}" for n in numbers]
+
+
+def _day(season):
+    return START + datetime.timedelta(days=season.rounds.count())
+
+
+def play_totals(season, seated, totals=None, **kwargs):
+    """A totals-only round, homologated by default; `totals` in seat order or a dict. Its winner
+    files the compte-rendu the same evening, so that no late-report malus blurs the ranking."""
+    kwargs.setdefault("status", Round.HOMOLOGATED)
+    kwargs.setdefault("date", _day(season))
+    if totals is None:
+        totals = TOTALS[len(seated)]
+    if not isinstance(totals, dict):
+        totals = dict(zip(seated, totals, strict=True))
+    round_ = make_round(season, seated, totals=totals, **kwargs)
+    winner = Player.objects.get(name=max(totals, key=totals.get))
+    Report.objects.create(round=round_, author=winner, filed_on=round_.date)
+    return round_
+
+
+def ranked_season(season, count, *, spacing=100):
+    """`count` players S01… ranked in that order, each with at least 3 homologated rounds.
+
+    Rounds seat five consecutive players in a circle (four or five together when fewer, with
+    one-round fillers when fewer than four); a bonus of `2000 - spacing × n` points ("hote" with
+    points set by an official) in each player's first round decides the ranking.
+    """
+    players = seed_names(count)
+    if count >= 5:
+        tables = [[players[(5 * i + j) % count] for j in range(5)] for i in range(-(-3 * count // 5))]
+    else:
+        tables = [list(players) for _ in range(3)]
+    bonus_given = set()
+    for index, seated in enumerate(tables):
+        seated = seated + [f"X{index}{k}" for k in range(4 - len(seated))]
+        adjustments = []
+        for name in seated:
+            if name.startswith("S") and name not in bonus_given:
+                bonus_given.add(name)
+                adjustments.append((name, "hote", 2000 - spacing * int(name[1:]), "classement du test"))
+        play_totals(season, seated, adjustments=adjustments)
+    return players
+
+
+def play_table(season, table, totals, **kwargs):
+    """A play-off round at `table` with these totals (dict in seat order)."""
+    return play_totals(season, list(totals), totals, stage=Round.PLAYOFF, table=table, **kwargs)
+
+
+def play_final(season, totals, **kwargs):
+    return play_totals(season, list(totals), totals, stage=Round.FINAL, **kwargs)
