@@ -1,1 +1,204 @@
-urlpatterns = []
+"""Comptes-rendus: the report page, its form (the author, or the board), its PDF, and the season's
+standings bulletin as a PDF.
+
+Anyone reads the report of a homologated round; before homologation only the author, the
+secretary and the board do. The designated author writes and edits his report, on time or late;
+the board writes or edits any report and may change its author and filing date.
+"""
+
+import datetime
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from championship.models import Round
+from championship.pdf import render_pdf
+from championship.reports import (
+    bulletin_context,
+    bulletin_filename,
+    render_markdown,
+    report_author,
+    report_display,
+    report_filename,
+    report_of,
+    save_report,
+)
+from federation.models import Player, Season
+from federation.roles import can_enter_rounds, is_board, player_of
+
+
+def _url(name, *args):
+    """A page of another area if it exists yet."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def _is_author(user, round_):
+    player = player_of(user)
+    author = report_author(round_) if player is not None else None
+    return author is not None and author.pk == player.pk
+
+
+def _may_write(user, round_):
+    if is_board(user, round_.season):
+        return True
+    return round_.status != Round.DRAFT and _is_author(user, round_)
+
+
+def _get_round(pk):
+    return get_object_or_404(Round.objects.select_related("season"), pk=pk)
+
+
+def _get_report_round_for_user(request, pk):
+    """The round of a report the user may read: homologated, else only for its author and officials."""
+    round_ = _get_round(pk)
+    user = request.user
+    if round_.is_homologated or can_enter_rounds(user, round_.season) or _is_author(user, round_):
+        return round_
+    raise Http404("Ce compte-rendu n'est pas encore publié.")
+
+
+def _get_report_round_for_writer(request, pk):
+    round_ = _get_round(pk)
+    if not _may_write(request.user, round_):
+        raise PermissionDenied("Seuls l'auteur désigné du compte-rendu et la Direction peuvent l'écrire.")
+    return round_
+
+
+class ReportForm(forms.Form):
+    text = forms.CharField(
+        label="Récit (Markdown)",
+        widget=forms.Textarea(attrs={"rows": 18}),
+        strip=True,
+        error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
+        help_text="Markdown : **gras**, *italique*, listes avec « - », citations avec « > », liens "
+        "[texte](https://…). Le HTML, les scripts et les images ne sont pas repris.",
+    )
+
+
+class BoardReportForm(ReportForm):
+    author = forms.ModelChoiceField(
+        label="Auteur",
+        queryset=Player.objects.none(),
+        error_messages={
+            "required": "Auteur : choisissez l'auteur du compte-rendu.",
+            "invalid_choice": "Auteur : choisissez un joueur de la table.",
+        },
+    )
+    filed_on = forms.DateField(
+        label="Rendu le",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"invalid": "Rendu le : date invalide (format AAAA-MM-JJ)."},
+        help_text="Laissez vide : la date du jour au premier dépôt, inchangée ensuite.",
+    )
+
+    def __init__(self, *args, round_, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.fields["author"].queryset = Player.objects.filter(seats__round=round_).order_by("name")
+
+    def clean_filed_on(self):
+        filed_on = self.cleaned_data.get("filed_on")
+        if filed_on is None:
+            return None
+        if filed_on < self.round.date:
+            raise forms.ValidationError(
+                f"Rendu le : la date ne peut pas précéder la manche ({self.round.date:%d/%m/%Y})."
+            )
+        if filed_on > timezone.localdate():
+            raise forms.ValidationError("Rendu le : la date ne peut pas être dans le futur.")
+        return filed_on
+
+
+@require_GET
+def report(request, pk):
+    round_ = _get_report_round_for_user(request, pk)
+    context = {
+        "display": report_display(round_),
+        "can_edit": _may_write(request.user, round_),
+        "round_url": _url("championship:round", round_.pk),
+        "season_url": _url("championship:season", round_.season.name),
+    }
+    return render(request, "championship/reports/report.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_edit(request, pk):
+    round_ = _get_report_round_for_writer(request, pk)
+    board = is_board(request.user, round_.season)
+    existing = report_of(round_)
+    author = report_author(round_)
+    initial = {"text": existing.text if existing else "", "author": author}
+    if existing is not None:
+        initial["filed_on"] = existing.filed_on
+    form_class = BoardReportForm if board else ReportForm
+    extra = {"round_": round_} if board else {}
+    form = form_class(request.POST or None, initial=initial, **extra)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        if "preview" in request.POST:
+            preview = render_markdown(form.cleaned_data["text"])
+        else:
+            save_report(
+                round_,
+                form.cleaned_data["text"],
+                author=form.cleaned_data.get("author"),
+                filed_on=form.cleaned_data.get("filed_on"),
+                reason="compte-rendu modifié" if existing else "compte-rendu déposé",
+            )
+            messages.success(request, "Compte-rendu enregistré.")
+            return redirect("championship:report", pk=round_.pk)
+    context = {
+        "form": form,
+        "round": round_,
+        "display": report_display(round_),
+        "preview": preview,
+        "board": board,
+        "existing": existing,
+        "weekly_malus": -round_.season.rulebook.reports.late_malus_per_week,
+    }
+    return render(request, "championship/reports/report_edit.html", context)
+
+
+def _pdf_response(pdf, filename):
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def report_pdf(request, pk):
+    round_ = _get_report_round_for_user(request, pk)
+    pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)}, request)
+    return _pdf_response(pdf, report_filename(round_))
+
+
+@require_GET
+def bulletin_pdf(request, name):
+    season = get_object_or_404(Season, name=name)
+    raw = request.GET.get("as_of", "").strip()
+    try:
+        as_of = datetime.date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return HttpResponseBadRequest(f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ).")
+    pdf = render_pdf("championship/reports/bulletin_pdf.html", bulletin_context(season, as_of), request)
+    return _pdf_response(pdf, bulletin_filename(season))
+
+
+urlpatterns = [
+    path("manches/<int:pk>/compte-rendu/", report, name="report"),
+    path("manches/<int:pk>/compte-rendu/modifier/", report_edit, name="report_edit"),
+    path("manches/<int:pk>/compte-rendu.pdf", report_pdf, name="report_pdf"),
+    path("saisons/<str:name>/bulletin.pdf", bulletin_pdf, name="bulletin_pdf"),
+]

@@ -1,14 +1,27 @@
-"""Build (or bring up to date) a demo federation. Running it twice changes nothing."""
+"""Build (or bring up to date) a demo federation. Running it twice changes nothing.
+
+Two seasons: 2010-2011, finished (six hand-written sheets with their reports, generated rounds so
+that ten players are ranked, then the whole Coupe du Monde up to its champion), and the current
+season, in progress (homologated rounds, a report late, a round waiting for homologation).
+"""
 
 import datetime
+import random
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from championship.demo_cup import create_round_from_specs, play_demo_cup, random_deal_specs
+from championship.models import Report, Round
+from championship.services import homologate_round, submit_round
+from championship.sheets import import_sheets
+from championship.standings import report_author
 from federation.models import Official, Player, Season
 
 DEMO_PASSWORD = "tarot-biere"
+DEMO_SHEETS = Path(__file__).resolve().parents[2] / "demo" / "sheets"
 DEMO_PLAYERS = [
     ("Alice", "La Fourmi"),
     ("Bruno", "Le Président"),
@@ -28,11 +41,58 @@ DEMO_BOARD = [
     ("Alice", Official.VICE_PRESIDENT),
     ("Chloé", Official.SECRETARY),
 ]
-DEMO_SEASON = ("2010-2011", datetime.date(2010, 9, 1), datetime.date(2011, 6, 30))
+PLACES = ["Chez Steph", "Le Bar du Coin", "Au Fût et à Mesure", "Chez Bruno", "La Cave à Hélène"]
+# Regular rounds generated after the six sheets of 2010-2011: (number, date, seating).
+PAST_EXTRA_ROUNDS = [
+    (7, datetime.date(2011, 3, 4), ["Fanny", "Hélène", "Igor", "Karim", "Léa"]),
+    (8, datetime.date(2011, 3, 25), ["Bruno", "Émile", "Fanny", "Hélène", "Igor"]),
+    (9, datetime.date(2011, 4, 15), ["Chloé", "Fanny", "Hélène", "Igor", "Karim"]),
+    (10, datetime.date(2011, 5, 6), ["Alice", "David", "Émile", "Julie", "Léa"]),
+]
 
 
 def login_for(name):
-    return name.lower().replace("é", "e").replace("è", "e").replace("ë", "e").replace("É", "e")
+    return name.lower().replace("é", "e").replace("è", "e").replace("ë", "e")
+
+
+def current_season_dates(today):
+    first_year = today.year if today.month >= 9 else today.year - 1
+    return (
+        f"{first_year}-{first_year + 1}",
+        datetime.date(first_year, 9, 1),
+        datetime.date(first_year + 1, 6, 30),
+    )
+
+
+def narrative(round_):
+    """A short French match report for a generated round, from its stored figures."""
+    seats = list(round_.seats.select_related("player").order_by("rank", "position"))
+    winner, last = seats[0], seats[-1]
+    biggest = max(round_.deals.filter(kind="played"), key=lambda deal: abs(deal.unit), default=None)
+    lines = [
+        f"# {round_.place}",
+        "",
+        f"Soirée de {round_.deals.count()} donnes. **{winner.player}** l'emporte avec {winner.total:+d}, "
+        f"{last.player} ferme la marche ({last.total:+d}).",
+    ]
+    if biggest is not None:
+        verb = "passe" if biggest.made else "chute"
+        lines.append(
+            f"\n- **Donne {biggest.number}** : {biggest.taker} {verb} sa "
+            f"{biggest.get_contract_display()}, la plus grosse donne de la soirée ({biggest.unit:+d})."
+        )
+    lines.append("\nLa bière était fraîche et le pot bien garni.")
+    return "\n".join(lines)
+
+
+def file_report(round_, delay_days):
+    author = report_author(round_)
+    Report.objects.create(
+        round=round_,
+        author=author,
+        text=narrative(round_),
+        filed_on=round_.date + datetime.timedelta(days=delay_days),
+    )
 
 
 class Command(BaseCommand):
@@ -41,12 +101,13 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         players = {name: self.ensure_player(name, nickname) for name, nickname in DEMO_PLAYERS}
-        name, start, end = DEMO_SEASON
-        season, _ = Season.objects.get_or_create(
-            name=name, defaults={"start_date": start, "end_date": end, "is_open": True}
-        )
-        for player_name, role in DEMO_BOARD:
-            Official.objects.get_or_create(season=season, player=players[player_name], role=role)
+        past = self.ensure_season("2010-2011", datetime.date(2010, 9, 1), datetime.date(2011, 6, 30), players)
+        if not past.rounds.exists():
+            self.play_past_season(past, players)
+        name, start, end = current_season_dates(datetime.date.today())
+        current = self.ensure_season(name, start, end, players)
+        if not current.rounds.exists():
+            self.play_current_season(current, players)
         president = players[DEMO_BOARD[0][0]]
         self.stdout.write(self.style.SUCCESS("Fédération de démonstration prête."))
         self.stdout.write(
@@ -59,10 +120,59 @@ class Command(BaseCommand):
         )
 
     def ensure_player(self, name, nickname):
-        user_model = get_user_model()
-        user, created = user_model.objects.get_or_create(username=login_for(name))
+        user, created = get_user_model().objects.get_or_create(username=login_for(name))
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
         player, _ = Player.objects.get_or_create(name=name, defaults={"nickname": nickname, "user": user})
         return player
+
+    def ensure_season(self, name, start, end, players):
+        season, _ = Season.objects.get_or_create(
+            name=name, defaults={"start_date": start, "end_date": end, "is_open": True}
+        )
+        for player_name, role in DEMO_BOARD:
+            Official.objects.get_or_create(season=season, player=players[player_name], role=role)
+        return season
+
+    def play_past_season(self, season, players):
+        sheets = sorted(DEMO_SHEETS.glob("manche-*.json"))
+        import_sheets([(path.name, path.read_bytes()) for path in sheets], homologate=True)
+        rng = random.Random(2011)
+        for number, date, names in PAST_EXTRA_ROUNDS:
+            round_ = self.generated_round(season, players, names, number, date, rng)
+            homologate_round(round_)
+            file_report(round_, delay_days=rng.randint(1, 6))
+        play_demo_cup(season, rng)
+        season.is_open = False
+        season.save()
+
+    def play_current_season(self, season, players):
+        """A round a week until a few days ago: reports filed but the last one, the last round pending."""
+        rng = random.Random(season.start_date.year)
+        today = datetime.date.today()
+        dates = []
+        day = season.start_date + datetime.timedelta(days=10)
+        while day <= today - datetime.timedelta(days=2):
+            dates.append(day)
+            day += datetime.timedelta(days=7)
+        names = [name for name, _nickname in DEMO_PLAYERS]
+        for number, date in enumerate(dates, start=1):
+            seated = rng.sample(names, 5)
+            round_ = self.generated_round(season, players, seated, number, date, rng)
+            if number == len(dates):
+                submit_round(round_)
+                continue
+            homologate_round(round_)
+            if number != len(dates) - 1:
+                file_report(round_, delay_days=rng.randint(1, 6))
+        season.remaining_rounds = 10
+        season.save()
+
+    def generated_round(self, season, players, names, number, date, rng):
+        seating = [players[name] for name in names]
+        rng.shuffle(seating)
+        specs = random_deal_specs([player.name for player in seating], rng, rng.randint(10, 16))
+        return create_round_from_specs(
+            season, seating, specs, number=number, date=date, place=rng.choice(PLACES), status=Round.DRAFT
+        )

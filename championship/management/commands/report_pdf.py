@@ -1,0 +1,38 @@
+"""python manage.py report_pdf SEASON NUMBER -o FILE: a round's compte-rendu as a PDF file."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from championship.models import Round
+from championship.pdf import render_pdf
+from championship.reports import report_display
+
+
+class Command(BaseCommand):
+    help = "Écrit le compte-rendu d'une manche au format PDF."
+
+    def add_arguments(self, parser):
+        parser.add_argument("season", help="la saison, par exemple 2010-2011")
+        parser.add_argument("number", type=int, help="le numéro de la manche")
+        parser.add_argument("-o", "--output", required=True, help="le fichier PDF à écrire")
+        parser.add_argument("--stage", choices=[code for code, _label in Round.STAGES], default=Round.REGULAR)
+        parser.add_argument("--table", choices=["A", "B"], default="", help="la table de play-off")
+
+    def handle(self, *args, season, number, output, stage, table, **options):
+        if stage == Round.PLAYOFF and not table:
+            raise CommandError("--table : précisez la table (A ou B) d'une manche de play-off.")
+        try:
+            round_ = Round.objects.select_related("season").get(
+                season__name=season, stage=stage, table=table if stage == Round.PLAYOFF else "", number=number
+            )
+        except Round.DoesNotExist:
+            label = dict(Round.STAGES)[stage]
+            raise CommandError(f"Aucune manche {number} ({label}) dans la saison « {season} ».") from None
+        pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)})
+        path = Path(output)
+        try:
+            path.write_bytes(pdf)
+        except OSError as error:
+            raise CommandError(f"-o : impossible d'écrire « {output} » ({error.strerror}).") from error
+        self.stdout.write(self.style.SUCCESS(f"Compte-rendu écrit dans {path} ({len(pdf)} octets)."))

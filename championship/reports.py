@@ -1,0 +1,466 @@
+"""Comptes-rendus (REGLEMENT §6): who writes them, by when, whether they came in, and their text.
+
+The author is the round winner (``championship.standings.report_author``). The deadline is the
+round's date plus the season's ``reports.deadline_days``. A report filed on the deadline is on
+time; after it, it is late by started weeks (1–7 days: 1 week, 8–14: 2…), and a missing one
+keeps getting later as the days pass (``scoring.championship.late_report_weeks``).
+
+The narrative is Markdown written by players: ``render_markdown`` turns it into HTML and cleans
+it with nh3, so that no script, raw HTML, event handler or ``javascript:``/``data:`` link ever
+reaches a page or a PDF.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+import markdown
+import nh3
+from django.db import transaction
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+
+from championship.cup import cup_state
+from championship.models import ChampionshipLine, Deal, Report, Round
+from championship.presenters import french_number, round_display, signed
+from championship.standings import (
+    default_as_of,
+    designated_author,
+    report_author,
+    report_deadline,
+    season_standings,
+)
+from scoring.championship import late_report_item, late_report_weeks
+
+ON_TIME, LATE, DUE, MISSING = "on_time", "late", "due", "missing"
+
+MARKDOWN_EXTENSIONS = ["sane_lists", "nl2br", "tables"]
+ALLOWED_TAGS = {
+    "p", "br", "strong", "em", "b", "i", "u", "s", "del", "blockquote", "ul", "ol", "li",
+    "h1", "h2", "h3", "h4", "h5", "h6", "code", "pre", "hr", "a",
+    "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}}
+ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
+# Dropped with everything inside them, not only their tags.
+DROPPED_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "noscript", "template", "svg", "math"}
+
+
+def render_markdown(text):
+    """Sanitized HTML of a Markdown narrative, safe to put in a page or a PDF."""
+    html = markdown.markdown(text or "", extensions=MARKDOWN_EXTENSIONS, output_format="html")
+    cleaned = nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        clean_content_tags=DROPPED_WITH_CONTENT,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=ALLOWED_URL_SCHEMES,
+        link_rel="nofollow noopener noreferrer",
+        strip_comments=True,
+    )
+    return mark_safe(cleaned)  # nh3 leaves only the tags and attributes listed above
+
+
+def deadline_of(round_):
+    return report_deadline(round_, round_.season.rulebook)
+
+
+@dataclass(frozen=True)
+class ReportStatus:
+    """Where a report stands as of a date: ``state`` is on_time, late, due or missing."""
+
+    state: str
+    deadline: datetime.date
+    filed_on: datetime.date | None
+    weeks_late: int
+
+    @property
+    def is_filed(self):
+        return self.filed_on is not None
+
+    @property
+    def is_late(self):
+        return self.weeks_late > 0
+
+    @property
+    def label(self):
+        weeks = self.weeks_late
+        plural = "s" if weeks > 1 else ""
+        if self.state == ON_TIME:
+            return "rendu à temps"
+        if self.state == LATE:
+            return f"rendu en retard ({weeks} semaine{plural} entamée{plural})"
+        if self.state == DUE:
+            return "à rendre"
+        return f"manquant, en retard de {weeks} semaine{plural} entamée{plural}"
+
+
+_UNKNOWN = object()
+
+
+def report_status(round_, report=_UNKNOWN, as_of=None):
+    """The status of the report of ``round_`` (``None``: there is none) as of ``as_of`` (today, or
+    the season's end if earlier); a report filed after ``as_of`` was still missing on that date."""
+    as_of = as_of or default_as_of(round_.season)
+    if report is _UNKNOWN:
+        report = report_of(round_)
+    deadline = deadline_of(round_)
+    filed_on = report.filed_on if report is not None else None
+    if filed_on is not None and filed_on > as_of:
+        filed_on = None
+    weeks = late_report_weeks(deadline, filed_on, as_of)
+    if filed_on is not None:
+        return ReportStatus(LATE if weeks else ON_TIME, deadline, filed_on, weeks)
+    return ReportStatus(MISSING if weeks else DUE, deadline, None, weeks)
+
+
+def rounds_needing_reports(season):
+    """Rounds that call for a report: every round past the draft stage."""
+    return (
+        Round.objects.filter(season=season)
+        .exclude(status=Round.DRAFT)
+        .select_related("season", "report", "report__author")
+        .order_by("date", "stage", "table", "number")
+    )
+
+
+@dataclass(frozen=True)
+class DueReport:
+    round: Round
+    author: object  # Player, or None when the round has no winner yet
+    deadline: datetime.date
+    status: ReportStatus
+
+
+def reports_due(season, as_of=None):
+    """Reports not filed yet for ``season``, due or late as of ``as_of``, latest deadline last."""
+    if season is None:
+        return []
+    as_of = as_of or default_as_of(season)
+    due = []
+    for round_ in rounds_needing_reports(season):
+        report = getattr(round_, "report", None) if _has_report(round_) else None
+        if report is not None and report.filed_on is not None:
+            continue
+        status = report_status(round_, report, as_of)
+        author = report.author if report is not None else report_author(round_)
+        due.append(DueReport(round_, author, status.deadline, status))
+    return sorted(due, key=lambda item: (item.deadline, item.round.number))
+
+
+def _has_report(round_):
+    try:
+        round_.report  # noqa: B018
+    except Report.DoesNotExist:
+        return False
+    return True
+
+
+def report_of(round_):
+    return round_.report if _has_report(round_) else None
+
+
+@transaction.atomic
+def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=""):
+    """Write the report of ``round_``: the first filing dates it ``today`` unless ``filed_on`` is given.
+
+    ``author`` and ``filed_on`` are a board member's choices; a player passes neither.
+    """
+    today = today or timezone.localdate()
+    report = report_of(round_)
+    if report is None:
+        report = Report(round=round_, author=author or report_author(round_))
+    elif author is not None:
+        report.author = author
+    report.text = text
+    if filed_on is not None:
+        report.filed_on = filed_on
+    elif report.filed_on is None:
+        report.filed_on = today
+    report._change_reason = reason or "compte-rendu rédigé"
+    report.save()
+    return report
+
+
+# --- what a report shows -------------------------------------------------------------------------
+
+# Line colours of the chart, matching the chip colours of site.css (white chips: a grey line).
+CHIP_COLOURS = {
+    "blanc": "#8d8d8d",
+    "jaune": "#e0b400",
+    "rouge": "#d33333",
+    "bleu": "#2a62c9",
+    "vert": "#2f9a4b",
+}
+SPARE_COLOURS = ["#7b3fa0", "#c2571a", "#1a8c8c", "#555555", "#b0306a"]
+
+
+@dataclass(frozen=True)
+class Highlight:
+    title: str
+    text: str
+    deal_number: int | None = None
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    colour: str  # the chip colour code ("rouge") or ""
+    stroke: str
+    dashed: bool
+    points: str  # "x,y x,y …" for <polyline points>
+    last_x: float
+    last_y: float
+    total: int
+
+
+@dataclass(frozen=True)
+class ChartLabel:
+    name: str
+    total: int
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class TotalsChart:
+    """Running totals of each player through the evening, as SVG geometry (drawn by a template)."""
+
+    width: int
+    height: int
+    left: int
+    top: int
+    right: int
+    bottom: int
+    zero: float
+    lines: tuple  # ChartLine per seat
+    x_ticks: tuple  # (x, label)
+    y_ticks: tuple  # (y, label)
+    labels: tuple  # ChartLabel at the end of each line, spread so that they do not overlap
+    has_end: bool  # a last point « fin » after the pot was paid back
+
+
+@dataclass(frozen=True)
+class BonusLine:
+    player: str
+    label: str
+    points: int
+    deal_number: int | None = None
+
+
+@dataclass(frozen=True)
+class ReportDisplay:
+    round: object  # presenters.RoundDisplay
+    report: Report | None
+    author: object  # Player or None
+    status: ReportStatus
+    late_malus: object  # scoring LineItem or None
+    narrative: str  # sanitized HTML
+    highlights: tuple
+    chart: TotalsChart | None
+    bonuses: tuple  # BonusLine: bonuses and maluses with their reasons (rank points left out)
+    as_of: datetime.date
+
+    @property
+    def is_filed(self):
+        return self.status.is_filed
+
+    @property
+    def pot_refunds(self):
+        """(name, chips) of the players who got something back from the pot at the end."""
+        seats, refunds = self.round.seats, self.round.pot_refund
+        return [(seat.name, amount) for seat, amount in zip(seats, refunds, strict=False) if amount]
+
+
+def report_display(round_, as_of=None):
+    """Everything a compte-rendu shows (REGLEMENT §6), for the page and the PDF alike."""
+    as_of = as_of or default_as_of(round_.season)
+    report = report_of(round_)
+    author = report.author if report is not None else report_author(round_)
+    status = report_status(round_, report, as_of)
+    late = late_report_item(author.name, status.weeks_late, round_.season.rulebook) if author else None
+    shown = round_display(round_)
+    return ReportDisplay(
+        round=shown,
+        report=report,
+        author=author,
+        status=status,
+        late_malus=late,
+        narrative=render_markdown(report.text) if report is not None else "",
+        highlights=tuple(highlights(round_, shown)),
+        chart=totals_chart(shown),
+        bonuses=tuple(bonus_lines(round_, shown)),
+        as_of=as_of,
+    )
+
+
+def bonus_lines(round_, shown):
+    """Bonuses and maluses with their reasons: the stored championship lines once homologated,
+    else the adjustments entered so far."""
+    lines = ChampionshipLine.objects.filter(round=round_).exclude(code="rank").select_related("player")
+    if shown.has_championship_points:
+        return [BonusLine(line.player.name, line.label, line.points, line.deal_number) for line in lines]
+    return [
+        BonusLine(row.player, f"{row.label} — {row.note}" if row.note else row.label, row.points)
+        for row in shown.adjustments
+    ]
+
+
+def highlights(round_, shown):
+    """The largest deal (by the absolute value of U), the chelems and the petits au bout."""
+    if shown.totals_only or not shown.deals:
+        return []
+    rows = {row.number: row for row in shown.deals}
+    played = [row for row in shown.deals if row.kind == Deal.PLAYED]
+    found = []
+    if played:
+        largest = max(abs(row.unit) for row in played)
+        for row in played:
+            if largest and abs(row.unit) == largest:
+                text = f"{row.summary} : U = {signed(row.unit)}"
+                found.append(Highlight("Plus grosse donne", text, row.number))
+    names = {seat.player_id: seat.name for seat in shown.seats}
+    deals = round_.deals.filter(kind=Deal.PLAYED).order_by("number")
+    for deal in deals:
+        row = rows[deal.number]
+        if deal.chelem_made_by or deal.chelem_announced:
+            found.append(Highlight("Chelem", f"{row.summary} — {_chelem_text(deal)}", deal.number))
+    for deal in deals:
+        if deal.petit_au_bout:
+            if deal.petit_au_bout == "attack":
+                text = f"mené au bout par l'attaque de {names.get(deal.taker_id, '?')}"
+            else:
+                text = f"mené au bout par la défense contre {names.get(deal.taker_id, '?')}"
+            text += f" ({rows[deal.number].contract_label})"
+            found.append(Highlight("Petit au bout", text, deal.number))
+    return found
+
+
+def _chelem_text(deal):
+    if deal.chelem_made_by == "attack":
+        return "chelem annoncé et réussi" if deal.chelem_announced else "chelem réussi sans annonce"
+    if deal.chelem_made_by == "defence":
+        return "chelem de la défense" + (" sur un chelem annoncé" if deal.chelem_announced else "")
+    return "chelem annoncé et chuté"
+
+
+def _tick_step(span, ticks=5):
+    for magnitude in (10, 100, 1000, 10000):
+        for base in (1, 2, 5):
+            if span / (base * magnitude) <= ticks:
+                return base * magnitude
+    return 100000
+
+
+def totals_chart(shown, width=640, height=240):
+    """The chart of the running totals: 0 before deal 1, then after every deal, then the final
+    totals once the pot is paid back (a last point « fin » when something was left in it)."""
+    if shown.totals_only or not shown.deals:
+        return None
+    series = [[0] + [row.running[index] for row in shown.deals] for index in range(len(shown.seats))]
+    steps = ["0"] + [str(row.number) for row in shown.deals]
+    if any(shown.pot_refund):
+        for index, seat in enumerate(shown.seats):
+            series[index].append(seat.total if seat.total is not None else series[index][-1])
+        steps.append("fin")
+    values = [value for line in series for value in line]
+    step = _tick_step(max(max(values) - min(values), 1))
+    low = (min(values) // step) * step
+    high = -(-max(values) // step) * step
+    if high == low:
+        high = low + step
+    left, top, right, bottom = 46, 10, width - 78, height - 26
+    count = len(steps)
+
+    def x(index):
+        return round(left + (right - left) * index / max(count - 1, 1), 1)
+
+    def y(value):
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    lines = []
+    spare = iter(SPARE_COLOURS)
+    for seat, line in zip(shown.seats, series, strict=True):
+        stroke = CHIP_COLOURS.get(seat.colour) or next(spare, "#333333")
+        lines.append(
+            ChartLine(
+                name=seat.name,
+                colour=seat.colour,
+                stroke=stroke,
+                dashed=seat.colour == "blanc",
+                points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)),
+                last_x=x(count - 1),
+                last_y=y(line[-1]),
+                total=line[-1],
+            )
+        )
+    every = max(1, -(-count // 16))
+    x_ticks = tuple((x(i), label) for i, label in enumerate(steps) if i % every == 0 or i == count - 1)
+    y_ticks = tuple((y(v), french_number(v)) for v in range(low, high + 1, step))
+    labels = _spread_labels(lines, right + 6, top + 4, bottom, gap=12)
+    has_end = steps[-1] == "fin"
+    return TotalsChart(
+        width, height, left, top, right, bottom, y(0), tuple(lines), x_ticks, y_ticks, labels, has_end
+    )
+
+
+def _spread_labels(lines, x, top, bottom, gap):
+    """End-of-line labels at their line's height, pushed apart by at least ``gap``."""
+    order = sorted(lines, key=lambda line: line.last_y)
+    ys = []
+    for line in order:
+        ys.append(max(line.last_y, ys[-1] + gap) if ys else max(line.last_y, top))
+    overflow = ys[-1] - bottom if ys else 0
+    if overflow > 0:
+        ys = [value - overflow for value in ys]
+        for index in range(len(ys) - 2, -1, -1):
+            ys[index] = min(ys[index], ys[index + 1] - gap)
+    return tuple(
+        ChartLabel(line.name, line.total, x, round(value, 1)) for line, value in zip(order, ys, strict=True)
+    )
+
+
+# --- PDFs -----------------------------------------------------------------------------------------
+
+
+def report_filename(round_):
+    stage = {Round.PLAYOFF: f"play-off-{round_.table}-", Round.FINAL: "finale-"}.get(round_.stage, "")
+    return f"compte-rendu-{round_.season.name}-{stage}manche-{round_.number}.pdf"
+
+
+def bulletin_filename(season):
+    return f"bulletin-{season.name}.pdf"
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    round: Round
+    winners: tuple  # names of the players ranked first
+    author: object  # Player or None
+    status: ReportStatus
+
+
+def bulletin_context(season, as_of=None):
+    """The season's standings bulletin: ranking, awards, late reports, rounds, and the cup."""
+    as_of = as_of or default_as_of(season)
+    standings = season_standings(season, as_of)
+    data = standings.data
+    rounds = []
+    for round_ in standings.rounds:
+        seats = data.seats.get(round_.pk, [])
+        report = data.reports.get(round_.pk)
+        author_id = report.author_id if report else designated_author(seats, data.takes(round_.pk))
+        rounds.append(
+            RoundSummary(
+                round_,
+                tuple(seat.player.name for seat in seats if seat.rank == 1),
+                data.players.get(author_id),
+                report_status(round_, report, as_of),
+            )
+        )
+    return {
+        "season": season,
+        "standings": standings,
+        "rounds": rounds,
+        "cup": cup_state(season, standings),
+        "as_of": as_of,
+    }
