@@ -1,7 +1,4 @@
-from django.core.management import call_command
 from django.urls import reverse
-
-from federation.models import Official, Player, Season
 
 
 def test_it_shows_the_home_page_in_french_to_an_anonymous_visitor(client, season, president):
@@ -44,15 +41,3 @@ def test_it_refuses_a_wrong_password_in_french(client, member):
     response = client.post(reverse("login"), {"username": "membre", "password": "faux"})
     assert response.status_code == 200
     assert "Saisissez un nom d’utilisateur et un mot de passe valides" in response.content.decode()
-
-
-def test_it_builds_the_demo_twice_without_duplicating_anything(db, capsys):
-    call_command("demo")
-    first = capsys.readouterr().out
-    counts = (Player.objects.count(), Season.objects.count(), Official.objects.count())
-    call_command("demo")
-    capsys.readouterr()
-    assert (Player.objects.count(), Season.objects.count(), Official.objects.count()) == counts
-    assert counts[0] == 12
-    assert "identifiant « bruno »" in first
-    assert Official.objects.filter(role=Official.PRESIDENT, player__name="Bruno").exists()

@@ -1,0 +1,50 @@
+from django.core.management import call_command
+from django.urls import reverse
+
+from championship.cup import cup_state
+from championship.models import ChampionshipLine, Deal, Report, Round
+from championship.reports import reports_due
+from championship.standings import season_standings
+from federation.models import Official, Player, Season
+
+DEMO_MODELS = (Player, Season, Official, Round, Deal, Report, ChampionshipLine)
+
+
+def counts():
+    return [model.objects.count() for model in DEMO_MODELS]
+
+
+def test_it_builds_the_demo_twice_without_duplicating_anything(db, capsys):
+    call_command("demo")
+    first = capsys.readouterr().out
+    before = counts()
+    call_command("demo")
+    capsys.readouterr()
+    assert counts() == before
+    assert before[0] == 12
+    assert "identifiant « bruno »" in first and "tarot-biere" in first
+    assert Official.objects.filter(role=Official.PRESIDENT, player__name="Bruno").count() == 2
+
+
+def test_it_gives_the_finished_demo_season_a_whole_cup(db):
+    call_command("demo", stdout=None)
+    past = Season.objects.get(name="2010-2011")
+    assert not past.is_open
+    standings = season_standings(past)
+    assert len(standings.ranked) >= 10
+    state = cup_state(past)
+    assert len(state.seeds) == 10 and len(state.finalists) == 5
+    assert state.champion is not None
+    assert past.rounds.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).exists()
+
+
+def test_it_shows_the_current_demo_season_in_progress(db, client):
+    call_command("demo", stdout=None)
+    current = Season.objects.current()
+    assert current.is_open and current.name != "2010-2011"
+    assert current.rounds.filter(status=Round.SUBMITTED).count() == 1
+    assert reports_due(current)
+    html = client.get(reverse("federation:home")).content.decode()
+    assert f"Saison {current.name}" in html
+    assert "Comptes-rendus attendus" in html
+    assert "Champion du Monde 2010-2011" in html
