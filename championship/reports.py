@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
+from championship.charts import Plot
 from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.presenters import french_number, round_display, signed
@@ -343,14 +344,6 @@ def _chelem_text(deal):
     return "chelem annoncé et chuté"
 
 
-def _tick_step(span, ticks=5):
-    for magnitude in (10, 100, 1000, 10000):
-        for base in (1, 2, 5):
-            if span / (base * magnitude) <= ticks:
-                return base * magnitude
-    return 100000
-
-
 def totals_chart(shown, width=640, height=240):
     """The chart of the running totals: 0 before deal 1, then after every deal, then the final
     totals once the pot is paid back (a last point « fin » when something was left in it)."""
@@ -362,20 +355,17 @@ def totals_chart(shown, width=640, height=240):
         for index, seat in enumerate(shown.seats):
             series[index].append(seat.total if seat.total is not None else series[index][-1])
         steps.append("fin")
-    values = [value for line in series for value in line]
-    step = _tick_step(max(max(values) - min(values), 1))
-    low = (min(values) // step) * step
-    high = -(-max(values) // step) * step
-    if high == low:
-        high = low + step
-    left, top, right, bottom = 46, 10, width - 78, height - 26
     count = len(steps)
-
-    def x(index):
-        return round(left + (right - left) * index / max(count - 1, 1), 1)
-
-    def y(value):
-        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+    plot = Plot.around(
+        [value for line in series for value in line],
+        count,
+        left=46,
+        top=10,
+        right=width - 78,
+        bottom=height - 26,
+        minimum_step=10,
+    )
+    x, y = plot.x, plot.y
 
     lines = []
     spare = iter(SPARE_COLOURS)
@@ -387,19 +377,29 @@ def totals_chart(shown, width=640, height=240):
                 colour=seat.colour,
                 stroke=stroke,
                 dashed=seat.colour == "blanc",
-                points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line)),
+                points=plot.polyline(line),
                 last_x=x(count - 1),
                 last_y=y(line[-1]),
                 total=line[-1],
             )
         )
-    every = max(1, -(-count // 16))
-    x_ticks = tuple((x(i), label) for i, label in enumerate(steps) if i % every == 0 or i == count - 1)
-    y_ticks = tuple((y(v), french_number(v)) for v in range(low, high + 1, step))
-    labels = _spread_labels(lines, right + 6, top + 4, bottom, gap=12)
+    x_ticks = plot.index_ticks(steps, most=16)
+    y_ticks = plot.value_ticks(french_number)
+    labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=12)
     has_end = steps[-1] == "fin"
     return TotalsChart(
-        width, height, left, top, right, bottom, y(0), tuple(lines), x_ticks, y_ticks, labels, has_end
+        width,
+        height,
+        plot.left,
+        plot.top,
+        plot.right,
+        plot.bottom,
+        y(0),
+        tuple(lines),
+        x_ticks,
+        y_ticks,
+        labels,
+        has_end,
     )
 
 

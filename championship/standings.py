@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from championship.charts import Plot
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
 from championship.services import rescore_season
 from federation.models import Player, Season
@@ -430,44 +431,29 @@ def cumulative_points(standings, player):
     return series
 
 
-def _step(span, ticks=5):
-    for magnitude in (1, 10, 100, 1000, 10000):
-        for base in (1, 2, 5):
-            if span / (base * magnitude) <= ticks:
-                return base * magnitude
-    return 100000
-
-
 def points_chart(series, width=640, height=260):
     """The chart of `cumulative_points`: starts at 0, one point per counted round."""
-    left, top, right, bottom = 62, 16, width - 16, height - 52
     values = [0] + [running for _round, _points, running in series]
-    low, high = min(values), max(values)
-    step = _step(max(high - low, 1))
-    low = (low // step) * step
-    high = -(-high // step) * step
-    if high == low:
-        high = low + step
-
-    def x(index):
-        return round(left + (right - left) * index / max(len(values) - 1, 1), 1)
-
-    def y(value):
-        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
-
+    plot = Plot.around(values, len(values), left=62, top=16, right=width - 16, bottom=height - 52)
     dots = [
-        (x(index), y(running), f"Manche {round_.number} : {points:+d} → {running}")
+        (plot.x(index), plot.y(running), f"Manche {round_.number} : {points:+d} → {running}")
         for index, (round_, points, running) in enumerate(series, start=1)
     ]
-    every = max(1, -(-len(series) // 12))
-    x_ticks = [(x(0), "0")] + [
-        (x(index), str(round_.number))
-        for index, (round_, _points, _running) in enumerate(series, start=1)
-        if index % every == 0 or index == len(series)
-    ]
-    y_ticks = [(y(value), str(value).replace("-", "\N{MINUS SIGN}")) for value in range(low, high + 1, step)]
-    line = " ".join(f"{x(index)},{y(value)}" for index, value in enumerate(values))
-    return Chart(width, height, left, top, right, bottom, y(0), line, dots, x_ticks, y_ticks)
+    x_ticks = plot.index_ticks(["0"] + [str(round_.number) for round_, _points, _running in series], most=12)
+    y_ticks = plot.value_ticks(lambda value: str(value).replace("-", "\N{MINUS SIGN}"))
+    return Chart(
+        width,
+        height,
+        plot.left,
+        plot.top,
+        plot.right,
+        plot.bottom,
+        plot.y(0),
+        plot.polyline(values),
+        dots,
+        list(x_ticks),
+        list(y_ticks),
+    )
 
 
 # --- a player across seasons --------------------------------------------------------------------
