@@ -16,11 +16,9 @@ from decimal import Decimal
 from django.db import transaction
 
 from championship.cup import cup_state
-from championship.models import Deal, Round, Seat
-from championship.services import homologate_round, next_round_number, rescore_round
-from federation.models import Player
+from championship.models import Round
+from championship.services import create_round, homologate_round, next_round_number
 
-COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
 SUITS = ["pique", "coeur", "carreau", "trefle"]
 TARGETS = {0: 56, 1: 51, 2: 41, 3: 36}
 KIND_WEIGHTS = [("played", 88), ("passed", 7), ("misdeal", 3), ("petit_sec", 2)]
@@ -89,44 +87,6 @@ def random_deal_specs(players, rng, count, *, miseres=True):
 
 
 @transaction.atomic
-def create_round_from_specs(
-    season, players, specs, *, number, stage=Round.REGULAR, table="", date, place="", status=Round.DRAFT
-):
-    """Store a round (seats in this order, with chip colours) and its deals, then score it.
-
-    `players`: Players (or registered names) in seating order; `specs`: deal dicts of names as
-    returned by `random_deal_specs`. All or nothing: an invalid deal raises and stores nothing.
-    """
-    seated = [player if isinstance(player, Player) else Player.objects.get(name=player) for player in players]
-    by_name = {player.name: player for player in seated}
-    round_ = Round.objects.create(
-        season=season, stage=stage, table=table, number=number, date=date, place=place, status=status
-    )
-    Seat.objects.bulk_create(
-        Seat(round=round_, player=player, position=position, colour=COLOURS[position])
-        for position, player in enumerate(seated)
-    )
-    deals = []
-    for deal_number, spec in enumerate(specs, start=1):
-        spec = dict(spec)
-        fields = {
-            "round": round_,
-            "number": deal_number,
-            "dealer": by_name[spec.pop("dealer")],
-            "kind": spec.pop("kind", Deal.PLAYED),
-        }
-        for role in ("taker", "partner"):
-            name = spec.pop(role, None)
-            fields[role] = by_name[name] if name else None
-        fields["poignees"] = [{"player": by_name[n].pk, "size": s} for n, s in spec.pop("poignees", [])]
-        fields["miseres"] = [by_name[n].pk for n in spec.pop("miseres", [])]
-        fields.update(spec)
-        deals.append(Deal(**fields))
-    Deal.objects.bulk_create(deals)
-    rescore_round(round_)
-    return round_
-
-
 def _cup_dates(season):
     last = season.rounds.filter(stage=Round.REGULAR).order_by("-date").values_list("date", flat=True).first()
     start = (last or season.end_date - datetime.timedelta(days=21)) + datetime.timedelta(days=7)
@@ -148,7 +108,7 @@ def play_demo_cup(season, rng, *, user=None, deals=(16, 24)):
             continue
         seating = list(table.players)
         rng.shuffle(seating)
-        round_ = create_round_from_specs(
+        round_ = create_round(
             season,
             seating,
             random_deal_specs(seating, rng, rng.randint(*deals), miseres=season.rulebook.deal.misere > 0),
@@ -163,7 +123,7 @@ def play_demo_cup(season, rng, *, user=None, deals=(16, 24)):
     if state.finalists and not state.final_rounds:
         seating = list(state.finalists)
         rng.shuffle(seating)
-        round_ = create_round_from_specs(
+        round_ = create_round(
             season,
             seating,
             random_deal_specs(seating, rng, rng.randint(*deals), miseres=season.rulebook.deal.misere > 0),

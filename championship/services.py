@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from championship.models import COLOURS as COLOURS_CHOICES
 from championship.models import Adjustment, ChampionshipLine, Deal, Round, Seat
 from scoring.championship import (
     RoundFacts,
@@ -228,6 +229,72 @@ def reopen_round(round_, user=None, reason=""):
     round_._change_reason = reason or "renvoyée en brouillon"
     round_.save()
     return round_
+
+
+COLOURS = [code for code, _label in COLOURS_CHOICES]
+
+
+@transaction.atomic
+def create_round(
+    season,
+    players,
+    deals=(),
+    *,
+    totals=None,
+    number,
+    stage=Round.REGULAR,
+    table="",
+    date,
+    place="",
+    status=Round.DRAFT,
+):
+    """Store a round (seats in this order, with chip colours) and score it, all or nothing.
+
+    `players`: Players in seating order; `deals`: dicts of player names, e.g.
+    `{"dealer": "Alice", "taker": "Bruno", "contract": "garde", "partner": "David", "bouts": 2,
+    "points": 49, "poignees": [("Bruno", "simple")], "miseres": ["Chloé"]}`; or `totals`
+    (name → total) for a round whose deals were not kept.
+    """
+    round_ = Round.objects.create(
+        season=season,
+        stage=stage,
+        table=table,
+        number=number,
+        date=date,
+        place=place,
+        status=status,
+        totals_only=totals is not None,
+    )
+    by_name = {player.name: player for player in players}
+    Seat.objects.bulk_create(
+        Seat(
+            round=round_,
+            player=player,
+            position=position,
+            colour=COLOURS[position],
+            total=totals[player.name] if totals is not None else None,
+        )
+        for position, player in enumerate(players)
+    )
+    Deal.objects.bulk_create(
+        _deal_from_spec(round_, number_, spec, by_name) for number_, spec in enumerate(deals, 1)
+    )
+    rescore_round(round_)
+    return round_
+
+
+def _deal_from_spec(round_, number, spec, by_name):
+    spec = dict(spec)
+    fields = {"round": round_, "number": number, "dealer": by_name[spec.pop("dealer")]}
+    fields["kind"] = spec.pop("kind", Deal.PLAYED)
+    for role in ("taker", "partner"):
+        name = spec.pop(role, None)
+        fields[role] = by_name[name] if name else None
+    fields["poignees"] = [
+        {"player": by_name[name].pk, "size": size} for name, size in spec.pop("poignees", [])
+    ]
+    fields["miseres"] = [by_name[name].pk for name in spec.pop("miseres", [])]
+    return Deal(**fields, **spec)
 
 
 def next_round_number(season, stage=Round.REGULAR, table=""):

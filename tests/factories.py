@@ -3,8 +3,8 @@
 import datetime
 from decimal import Decimal
 
-from championship.models import Adjustment, Deal, Round, Seat
-from championship.services import rescore_round
+from championship.models import Adjustment, Round
+from championship.services import create_round, rescore_round
 from federation.models import Player
 
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -60,41 +60,20 @@ def make_round(
     """A scored round; `deals` as dicts of names (see EXAMPLE_DEALS), or `totals` for a totals-only round."""
     if number is None:
         number = Round.objects.filter(season=season, stage=stage, table=table).count() + 1
-    round_ = Round.objects.create(
-        season=season,
+    round_ = create_round(
+        season,
+        [player(name) for name in names],
+        deals if totals is None else (),
+        totals=totals,
+        number=number,
         stage=stage,
         table=table,
-        number=number,
         date=date,
         place=place,
         status=status,
-        totals_only=totals is not None,
     )
-    players = {name: player(name) for name in names}
-    for position, name in enumerate(names):
-        Seat.objects.create(
-            round=round_,
-            player=players[name],
-            position=position,
-            colour=COLOURS[position],
-            total=totals[name] if totals is not None else None,
-        )
-    for number_, spec in enumerate(deals if totals is None else [], start=1):
-        spec = dict(spec)
-        fields = {
-            "round": round_,
-            "number": number_,
-            "dealer": players[spec.pop("dealer")],
-            "kind": spec.pop("kind", "played"),
-        }
-        for role in ("taker", "partner"):
-            name = spec.pop(role, None)
-            fields[role] = players[name] if name else None
-        fields["poignees"] = [{"player": players[n].pk, "size": s} for n, s in spec.pop("poignees", [])]
-        fields["miseres"] = [players[n].pk for n in spec.pop("miseres", [])]
-        fields.update(spec)
-        Deal.objects.create(**fields)
-    for name, code, points, note in adjustments:
-        Adjustment.objects.create(round=round_, player=player(name), code=code, points=points, note=note)
-    rescore_round(round_)
+    if adjustments:
+        for name, code, points, note in adjustments:
+            Adjustment.objects.create(round=round_, player=player(name), code=code, points=points, note=note)
+        rescore_round(round_)
     return round_

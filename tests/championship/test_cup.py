@@ -11,9 +11,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from championship.cup import cup_json, cup_state, remaining_rounds, season_statuses
-from championship.demo_cup import create_round_from_specs, play_demo_cup, random_deal_specs
+from championship.demo_cup import play_demo_cup, random_deal_specs
 from championship.models import Round
-from championship.services import homologate_round
+from championship.services import create_round, homologate_round
 from championship.standings import season_standings
 from federation.models import Player
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
@@ -318,7 +318,7 @@ def test_it_plays_a_whole_demo_cup_to_a_champion(season):
     players = [Player.objects.create(name=name) for name in seed_names(11)]
     for number in range(1, 8):
         seated = [players[(5 * number + k) % 11] for k in range(5)]
-        round_ = create_round_from_specs(
+        round_ = create_round(
             season,
             seated,
             random_deal_specs(seated, rng, 12),

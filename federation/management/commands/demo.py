@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from championship.demo_cup import create_round_from_specs, play_demo_cup, random_deal_specs
+from championship.demo_cup import play_demo_cup, random_deal_specs
 from championship.models import Report, Round
-from championship.services import homologate_round, submit_round
+from championship.services import create_round, homologate_round, submit_round
 from championship.sheets import import_sheets
 from championship.standings import report_author
 from federation.models import Official, Player, Season
@@ -173,6 +173,6 @@ class Command(BaseCommand):
         seating = [players[name] for name in names]
         rng.shuffle(seating)
         specs = random_deal_specs([player.name for player in seating], rng, rng.randint(10, 16))
-        return create_round_from_specs(
+        return create_round(
             season, seating, specs, number=number, date=date, place=rng.choice(PLACES), status=Round.DRAFT
         )
