@@ -1,0 +1,119 @@
+"""The English catalogue: complete, compiled, and served to visitors who ask for English."""
+
+import ast
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+CATALOGUE = Path(settings.BASE_DIR) / "federation" / "locale" / "en" / "LC_MESSAGES"
+PO_FILE = CATALOGUE / "django.po"
+MO_FILE = CATALOGUE / "django.mo"
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+
+
+def read_po(path):
+    """A tiny .po reader: one dict per entry with msgid, msgid_plural, msgstr, msgstr[n] and its flags.
+
+    Enough for the files makemessages writes (no msgctxt, no obsolete #~ entries).
+    """
+    entries, entry, key = [], None, None
+    for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            if entry is not None and "msgid" in entry:
+                entries.append(entry)
+            entry, key = None, None
+            continue
+        if entry is None:
+            entry = {"flags": set()}
+        if line.startswith("#,"):
+            entry["flags"].update(flag.strip() for flag in line[2:].split(","))
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            entry[key] += ast.literal_eval(line)
+        else:
+            key, _, value = line.partition(" ")
+            entry[key] = ast.literal_eval(value)
+    return entries
+
+
+@pytest.fixture(scope="module")
+def po_entries():
+    entries = read_po(PO_FILE)
+    header = [entry for entry in entries if entry["msgid"] == ""]
+    assert len(header) == 1
+    return header[0], [entry for entry in entries if entry["msgid"] != ""]
+
+
+def test_the_catalogue_declares_english_with_two_plural_forms(po_entries):
+    header, _ = po_entries
+    assert "Language: en\n" in header["msgstr"]
+    assert "Plural-Forms: nplurals=2; plural=(n != 1);\n" in header["msgstr"]
+    assert "fuzzy" not in header["flags"]
+
+
+def test_every_msgid_has_an_english_msgstr(po_entries):
+    _, entries = po_entries
+    assert len(entries) > 250
+    for entry in entries:
+        assert "fuzzy" not in entry["flags"], entry["msgid"]
+        if "msgid_plural" in entry:
+            assert entry["msgstr[0]"].strip(), entry["msgid"]
+            assert entry["msgstr[1]"].strip(), entry["msgid_plural"]
+        else:
+            assert entry["msgstr"].strip(), entry["msgid"]
+
+
+def test_translations_keep_every_placeholder(po_entries):
+    _, entries = po_entries
+    for entry in entries:
+        if "msgid_plural" in entry:
+            # The singular form may drop %(counter)s (« Le premier de chaque table… »), never add one.
+            plural = set(PLACEHOLDER.findall(entry["msgid_plural"]))
+            assert set(PLACEHOLDER.findall(entry["msgstr[1]"])) == plural, entry["msgid_plural"]
+            assert set(PLACEHOLDER.findall(entry["msgstr[0]"])) <= plural, entry["msgid"]
+        else:
+            expected = set(PLACEHOLDER.findall(entry["msgid"]))
+            assert set(PLACEHOLDER.findall(entry["msgstr"])) == expected, entry["msgid"]
+
+
+def test_the_compiled_catalogue_matches_the_po_file(po_entries):
+    """The .mo is committed for machines without gettext: it must be recompiled whenever the .po changes."""
+    _, entries = po_entries
+    with MO_FILE.open("rb") as mo:
+        translations = gettext.GNUTranslations(mo)
+    for entry in entries:
+        if "msgid_plural" in entry:
+            for n, form in ((1, "msgstr[0]"), (2, "msgstr[1]")):
+                assert translations.ngettext(entry["msgid"], entry["msgid_plural"], n) == entry[form]
+        else:
+            assert translations.gettext(entry["msgid"]) == entry["msgstr"], entry["msgid"]
+
+
+def test_the_home_page_speaks_english_when_asked(client, season, president):
+    response = client.get(reverse("federation:home"), headers={"accept-language": "en"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="en">' in html
+    for english in ("Home", "Standings", "Seasons", "Log in", "Season 2010-2011"):
+        assert english in html
+    assert "Tarot-Bière World Championship" in html
+    assert "The board" in html and "President" in html
+    for french in ("Accueil", "Classement", "Connexion", "Saison 2010-2011", "Championnat du Monde"):
+        assert french not in html
+
+
+def test_the_home_page_stays_french_when_asked(client, season, president):
+    response = client.get(reverse("federation:home"), headers={"accept-language": "fr"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="fr">' in html
+    for french in ("Accueil", "Classement", "Connexion", "Saison 2010-2011", "Championnat du Monde"):
+        assert french in html
+    assert "Standings" not in html
+    assert "World Championship" not in html
