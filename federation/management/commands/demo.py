@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -101,6 +102,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         players = {name: self.ensure_player(name, nickname) for name, nickname in DEMO_PLAYERS}
+        self.ensure_board_access(players)
         past = self.ensure_season("2010-2011", datetime.date(2010, 9, 1), datetime.date(2011, 6, 30), players)
         if not past.rounds.exists():
             self.play_past_season(past, players)
@@ -126,6 +128,19 @@ class Command(BaseCommand):
             user.save()
         player, _ = Player.objects.get_or_create(name=name, defaults={"nickname": nickname, "user": user})
         return player
+
+    def ensure_board_access(self, players):
+        """The board works in the admin too: staff accounts in a « Direction » group."""
+        group, _ = Group.objects.get_or_create(name="Direction")
+        group.permissions.set(
+            Permission.objects.filter(content_type__app_label__in=["federation", "championship"])
+        )
+        for player_name, role in DEMO_BOARD:
+            if role in Official.BOARD_ROLES:
+                user = players[player_name].user
+                user.is_staff = True
+                user.save(update_fields=["is_staff"])
+                user.groups.add(group)
 
     def ensure_season(self, name, start, end, players):
         season, _ = Season.objects.get_or_create(
