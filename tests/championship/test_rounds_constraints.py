@@ -13,7 +13,7 @@ def refused(create):
 
 
 def test_it_refuses_the_same_player_twice_at_a_table(season):
-    round_ = make_round(season)
+    round_ = make_round(season, names=["Alice", "Bruno", "Chloé", "David"], deals=[])
     alice = player("Alice")
     refused(lambda: Seat.objects.create(round=round_, player=alice, position=4, colour=""))
 
