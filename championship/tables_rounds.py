@@ -2,7 +2,7 @@
 it has one column per seat and a row of explanation under each deal."""
 
 import django_tables2 as tables
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from championship.presenters import french_number, stage_label
@@ -79,10 +79,7 @@ class RankingTable(tables.Table):
 
     def render_name(self, record):
         chip = format_html('<span class="chip {}" aria-hidden="true"></span>', record.colour)
-        try:
-            url = reverse("championship:player", args=[record.player_id])
-        except NoReverseMatch:
-            return format_html("{}{}", chip, record.name)
+        url = reverse("championship:player", args=[record.player_id])
         return format_html('{}<a href="{}">{}</a>', chip, url, record.name)
 
     def render_total(self, record):

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -32,14 +32,6 @@ from championship.reports import (
 )
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
-
-
-def _url(name, *args):
-    """A page of another area if it exists yet."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
 
 
 def _is_author(user, round_):
@@ -126,8 +118,8 @@ def report(request, pk):
     context = {
         "display": report_display(round_),
         "can_edit": _may_write(request.user, round_),
-        "round_url": _url("championship:round", round_.pk),
-        "season_url": _url("championship:season", round_.season.name),
+        "round_url": reverse("championship:round", args=[round_.pk]),
+        "season_url": reverse("championship:season", args=[round_.season.name]),
     }
     return render(request, "championship/reports/report.html", context)
 

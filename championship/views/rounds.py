@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from championship.forms import (
@@ -66,10 +66,7 @@ def _get_deal_for_editing(request, pk, number):
 
 
 def _export_url(round_):
-    try:
-        return reverse("championship:round_export", args=[round_.pk])
-    except NoReverseMatch:
-        return ""
+    return reverse("championship:round_export", args=[round_.pk])
 
 
 def _edit_url(round_, number=None):

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
@@ -54,11 +54,7 @@ def _as_of(request):
 
 
 def _round_url(round_pk, deal_number=None):
-    """The public round page if it exists yet (the rounds area provides `championship:round`)."""
-    try:
-        url = reverse("championship:round", args=[round_pk])
-    except NoReverseMatch:
-        return None
+    url = reverse("championship:round", args=[round_pk])
     return f"{url}#donne-{deal_number}" if deal_number else url
 
 
