@@ -170,6 +170,13 @@ def test_it_shows_a_homologated_round_to_anyone(as_user, example, who):
     assert ("Corriger (Direction)" in response.content.decode()) is (who == "president")
 
 
+def test_it_links_the_round_page_to_its_report_its_pdf_and_its_sheet(as_user, example):
+    Round.objects.filter(pk=example.pk).update(status=Round.HOMOLOGATED)
+    html = as_user("anonymous").get(reverse("championship:round", args=[example.pk])).content.decode()
+    for name in ("championship:report", "championship:report_pdf", "championship:round_export"):
+        assert f'href="{reverse(name, args=[example.pk])}"' in html
+
+
 @pytest.mark.parametrize("who", USERS)
 def test_it_lists_homologated_rounds_to_anyone_and_drafts_to_those_who_enter_them(
     as_user, season, example, who
