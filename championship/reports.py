@@ -23,6 +23,7 @@ from championship.charts import Plot
 from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.presenters import french_number, round_display, signed
+from championship.services import counts_for_championship
 from championship.standings import (
     default_as_of,
     designated_author,
@@ -272,13 +273,28 @@ class ReportDisplay:
         return [(seat.name, amount) for seat, amount in zip(seats, refunds, strict=False) if amount]
 
 
+def late_report_line(round_, report, author, status):
+    """The automatic malus of a late or missing report, when the round counts for the standings."""
+    if author is None or not counts_for_championship(round_):
+        return None
+    return late_report_item(author.name, status.weeks_late, round_.season.rulebook)
+
+
+def round_late_report_line(round_, as_of=None):
+    """`late_report_line` of a round as of a date (default: as the standings count it)."""
+    report = report_of(round_)
+    author = report.author if report is not None else report_author(round_)
+    status = report_status(round_, report, as_of or default_as_of(round_.season))
+    return late_report_line(round_, report, author, status)
+
+
 def report_display(round_, as_of=None):
     """Everything a compte-rendu shows (REGLEMENT §6), for the page and the PDF alike."""
     as_of = as_of or default_as_of(round_.season)
     report = report_of(round_)
     author = report.author if report is not None else report_author(round_)
     status = report_status(round_, report, as_of)
-    late = late_report_item(author.name, status.weeks_late, round_.season.rulebook) if author else None
+    late = late_report_line(round_, report, author, status)
     shown = round_display(round_)
     return ReportDisplay(
         round=shown,

@@ -25,9 +25,11 @@ from pathlib import PurePath
 from django.db import IntegrityError, transaction
 
 from championship.models import COLOURS, Adjustment, ChampionshipLine, Deal, Report, Round, Seat
+from championship.reports import round_late_report_line
 from championship.services import RoundError, homologate_round, rescore_round
 from federation.models import SEASON_NAME, Player, Season
 from federation.roles import can_enter_rounds, is_board
+from scoring.championship import ITEM_ORDER
 from scoring.deal import CALLED_RANKS, CONTRACT_ALIASES, KINDS, SIDES, SUITS, DealInput, Poignee, score_deal
 from scoring.errors import ScoringError
 from scoring.round import score_round, totals_only_round
@@ -945,6 +947,11 @@ def export_sheet(round_):
     lines = ChampionshipLine.objects.filter(round=round_).select_related("player").order_by("order", "pk")
     for line in lines:
         championship.setdefault(line.player.name, []).append({"code": line.code, "points": line.points})
+    late = round_late_report_line(round_)
+    if late is not None:
+        items = championship.setdefault(late.player, [])
+        items.append({"code": late.code, "points": late.points})
+        items.sort(key=lambda item: _code_order(item["code"]))
     sheet["results"] = {
         "totals": totals,
         "deals": [
@@ -954,6 +961,11 @@ def export_sheet(round_):
         "championship": championship,
     }
     return sheet
+
+
+def _code_order(code):
+    """§5.8 codes first, in their order, then the catalogue codes as entered."""
+    return ITEM_ORDER.index(code) if code in ITEM_ORDER else len(ITEM_ORDER)
 
 
 def _export_deal(deal, names, table_size):

@@ -183,6 +183,8 @@ def test_it_lets_anyone_download_a_homologated_round(client, draft, president):
     assert sheet["results"]["championship"]["Bruno"] == [
         {"code": "rank", "points": 10},
         {"code": "wall", "points": 1},
+        # Bruno won and never filed his report: counted up to the season's end.
+        {"code": "late_report", "points": -31},
     ]
 
 
