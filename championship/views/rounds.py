@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import replace_url, reswap, retarget
 
 from championship.forms import (
     AdjustmentForm,
@@ -127,28 +128,39 @@ def round_create(request, season_name):
 
 @login_required
 def round_edit(request, pk):
-    """The entry page: seats, deals so far, the next deal, bonuses and maluses, lifecycle."""
+    """The entry page: seats, deals so far, the next deal, bonuses and maluses, lifecycle.
+
+    Posting a deal: without JS, redirect to the page with the new deal highlighted; with htmx,
+    answer the part of the page that changed (or the form with its errors) to swap in place.
+    """
     round_ = _get_round_for_editing(request, pk)
     deal_form = None
     if not round_.totals_only:
         deal_form = DealForm(round_, request.POST or None)
         if request.method == "POST" and deal_form.is_valid():
             deal = deal_form.save()
-            messages.success(request, f"Donne {deal.number} enregistrée.")
+            done = f"Donne {deal.number} enregistrée."
+            if request.htmx:
+                return _render_entry_update(request, round_, deal.number, done)
+            messages.success(request, done)
             return redirect(_edit_url(round_, deal.number))
+        if request.method == "POST" and request.htmx:
+            return _render_deal_errors(request, round_, deal_form)
     elif request.method == "POST":
         raise Http404("Cette manche n'a que des totaux.")
-    return _render_entry(request, round_, deal_form=deal_form)
+    highlight = request.GET.get("donne", "")
+    return _render_entry(
+        request, round_, deal_form=deal_form, highlight=int(highlight) if highlight.isdigit() else None
+    )
 
 
-def _render_entry(request, round_, *, deal_form=None, adjustment_form=None, colours_form=None, status=200):
+def _entry_context(
+    request, round_, *, highlight=None, deal_form=None, adjustment_form=None, colours_form=None
+):
     board = is_board(request.user, round_.season)
     display = round_display(round_)
-    highlight = request.GET.get("donne", "")
-    last_deal = None
-    if highlight.isdigit():
-        last_deal = next((deal for deal in display.deals if deal.number == int(highlight)), None)
-    context = {
+    last_deal = next((deal for deal in display.deals if deal.number == highlight), None)
+    return {
         "round": round_,
         "display": display,
         "deal_form": deal_form,
@@ -162,7 +174,32 @@ def _render_entry(request, round_, *, deal_form=None, adjustment_form=None, colo
         if last_deal
         else [],
     }
-    return render(request, "championship/rounds/edit.html", context, status=status)
+
+
+def _render_entry(request, round_, *, highlight=None, **forms):
+    context = _entry_context(request, round_, highlight=highlight, **forms)
+    return render(request, "championship/rounds/edit.html", context)
+
+
+def _render_entry_update(request, round_, number, done):
+    """htmx, deal saved: scoreboard, grid with the new deal highlighted and the next deal's form.
+
+    The address becomes the one the redirect gives without JS, and the new deal is scrolled to.
+    """
+    round_.refresh_from_db()
+    context = _entry_context(request, round_, highlight=number, deal_form=DealForm(round_))
+    response = render(request, "championship/rounds/_entry_live.html", {**context, "done": done})
+    replace_url(response, _edit_url(round_, number))
+    return reswap(response, f"outerHTML show:#donne-{number}:top")
+
+
+def _render_deal_errors(request, round_, deal_form):
+    """htmx, deal refused: the form again with its errors next to the fields, in place of the form."""
+    response = render(
+        request, "championship/rounds/_deal_entry.html", {"round": round_, "deal_form": deal_form}
+    )
+    retarget(response, "#saisie")
+    return reswap(response, "outerHTML show:#saisie:top")
 
 
 @login_required
@@ -202,9 +239,14 @@ def adjustment_add(request, pk):
     round_ = _get_round_for_editing(request, pk)
     form = AdjustmentForm(round_, request.POST, board=is_board(request.user, round_.season), prefix="adj")
     if not form.is_valid():
+        if request.htmx:
+            return _render_bonus(request, round_, adjustment_form=form)
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
     adjustment = form.save(request.user)
-    messages.success(request, f"{adjustment.player} : {form.entry_label(form.catalogue[adjustment.code])}.")
+    done = f"{adjustment.player} : {form.entry_label(form.catalogue[adjustment.code])}."
+    if request.htmx:
+        return _render_bonus(request, round_, bonus_done=done)
+    messages.success(request, done)
     return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
 
 
@@ -215,11 +257,23 @@ def adjustment_delete(request, pk, adjustment_pk):
     adjustment = get_object_or_404(Adjustment, round=round_, pk=adjustment_pk)
     form = MotifForm(round_, request.POST, prefix="del")
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("motif", [])))
+        error = " ".join(form.errors.get("motif", []))
+        if request.htmx:
+            return _render_bonus(request, round_, bonus_error=error)
+        messages.error(request, error)
         return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
     delete_adjustment(adjustment, form.reason)
-    messages.success(request, f"Bonus/malus de {adjustment.player} supprimé.")
+    done = f"Bonus/malus de {adjustment.player} supprimé."
+    if request.htmx:
+        return _render_bonus(request, round_, bonus_done=done)
+    messages.success(request, done)
     return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
+
+
+def _render_bonus(request, round_, *, adjustment_form=None, **message):
+    """htmx: the bonus and malus section alone, with `bonus_done` or `bonus_error`, to swap in place."""
+    context = _entry_context(request, round_, adjustment_form=adjustment_form)
+    return render(request, "championship/rounds/_bonus.html", {**context, **message})
 
 
 @login_required
