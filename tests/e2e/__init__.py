@@ -1,0 +1,1 @@
+"""End-to-end tests: a real headless Chromium (Playwright) against pytest-django's live server."""
