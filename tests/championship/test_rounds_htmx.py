@@ -64,9 +64,9 @@ def entry_url(round_):
 
 def scoreboard_total(html, name):
     match = re.search(
-        rf'<span class="seat-name">{name}</span>\s*<strong class="seat-total[^"]*">(-?\d+)</strong>', html
+        rf'<span class="seat-name">{name}</span>\s*<strong class="seat-total[^"]*">([-−]?\d+)</strong>', html
     )
-    return int(match.group(1)) if match else None
+    return int(match.group(1).replace("\N{MINUS SIGN}", "-")) if match else None
 
 
 # --- a deal -------------------------------------------------------------------------------------
