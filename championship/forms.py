@@ -8,7 +8,7 @@ with it, then attaches the engine's `ScoringError` to the matching field.
 from decimal import Decimal, InvalidOperation
 
 from django import forms
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from championship.models import COLOURS, Adjustment, Deal, Round, Seat
@@ -566,6 +566,19 @@ class DealForm(MotifMixin, forms.Form):
             if self.cleaned_data[f"poignee_{seat.position}"] not in allowed:
                 return f"poignee_{seat.position}"
         return f"poignee_{shown[0].position}" if shown else None
+
+    def save_or_explain(self):
+        """`save()`, or None with a form error when another deal took this number meanwhile
+        (two phones entering the same round at once): nothing is stored then."""
+        try:
+            return self.save()
+        except IntegrityError:
+            self.add_error(
+                None,
+                f"Une autre donne n°{self.number} vient d'être enregistrée sur cette manche : "
+                "rien n'a été enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne.",
+            )
+            return None
 
     @transaction.atomic
     def save(self):

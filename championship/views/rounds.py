@@ -137,8 +137,8 @@ def round_edit(request, pk):
     deal_form = None
     if not round_.totals_only:
         deal_form = DealForm(round_, request.POST or None)
-        if request.method == "POST" and deal_form.is_valid():
-            deal = deal_form.save()
+        deal = deal_form.save_or_explain() if request.method == "POST" and deal_form.is_valid() else None
+        if deal is not None:
             done = f"Donne {deal.number} enregistrée."
             if request.htmx:
                 return _render_entry_update(request, round_, deal.number, done)

@@ -313,3 +313,18 @@ def test_it_parses_card_points_as_typed_on_a_phone():
 
 def test_it_keeps_the_deal_kinds_of_the_model():
     assert [code for code, _label in Deal.KINDS] == ["played", "passed", "petit_sec", "misdeal"]
+
+
+def test_it_explains_a_deal_number_taken_meanwhile_and_stores_nothing(round_):
+    form = DealForm(round_, played())
+    assert form.is_valid(), form.errors
+    # Another phone saves deal 5 between this form's validation and its save.
+    other = DealForm(round_, played(points="30"))
+    assert other.is_valid(), other.errors
+    other.save()
+    totals = list(round_.seats.order_by("position").values_list("total", flat=True))
+    assert form.save_or_explain() is None
+    assert "Une autre donne n°5 vient d'être enregistrée" in form.non_field_errors()[0]
+    assert round_.deals.count() == 5
+    assert round_.deals.get(number=5).points == Decimal("30")
+    assert list(round_.seats.order_by("position").values_list("total", flat=True)) == totals
