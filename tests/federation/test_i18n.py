@@ -9,6 +9,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from tests.factories import make_round
+
 CATALOGUE = Path(settings.BASE_DIR) / "federation" / "locale" / "en" / "LC_MESSAGES"
 PO_FILE = CATALOGUE / "django.po"
 MO_FILE = CATALOGUE / "django.mo"
@@ -117,3 +119,94 @@ def test_the_home_page_stays_french_when_asked(client, season, president):
         assert french in html
     assert "Standings" not in html
     assert "World Championship" not in html
+
+
+# The round pages a secretary uses on game night: (URL name, its arguments, English labels, the French ones).
+ROUND_PAGES = [
+    (
+        "championship:round_list",
+        lambda round_: [round_.season.name],
+        ["New round", "Import a sheet", "Rounds of the 2010-2011 season", "You also see draft and submitted"],
+        ["Nouvelle manche", "Importer une feuille", "Manches de la saison 2010-2011", "Vous voyez aussi"],
+    ),
+    (
+        "championship:round_edit",
+        lambda round_: [round_.pk],
+        [
+            "<h2>Deals</h2>",
+            "<h2>Deal 5</h2>",
+            "Save the deal",
+            "Pot returned at the end",
+            "<h2>Bonuses and penalties</h2>",
+            "entered by",
+            "Chip colours",
+            "Submit for approval",
+        ],
+        [
+            "<h2>Donnes</h2>",
+            "<h2>Donne 5</h2>",
+            "Enregistrer la donne",
+            "Pot rendu à la fin",
+            "<h2>Bonus et malus</h2>",
+            "saisi par",
+            "Couleurs des jetons",
+            "Soumettre pour homologation",
+        ],
+    ),
+    (
+        "championship:round",
+        lambda round_: [round_.pk],
+        [
+            "Enter / correct",
+            "Download the sheet (JSON)",
+            "<h2>The deals</h2>",
+            "<th>Dealer</th><th>Taker</th>",
+            "Round total",
+            "<h2>History</h2>",
+        ],
+        [
+            "Saisir / corriger",
+            "Télécharger la feuille (JSON)",
+            "<h2>Les donnes</h2>",
+            "<th>Donneur</th><th>Preneur</th>",
+            "Total de la manche",
+            "<h2>Historique</h2>",
+        ],
+    ),
+]
+
+
+@pytest.fixture
+def round_with_a_bonus(season, secretary):
+    return make_round(season, adjustments=[("Émile", "retard", -1, "arrivé à 21h30")])
+
+
+def get_as_secretary(client, secretary, name, args, language):
+    client.force_login(secretary.user)
+    response = client.get(reverse(name, args=args), headers={"accept-language": language})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize("name, args, english, french", ROUND_PAGES, ids=[page[0] for page in ROUND_PAGES])
+def test_the_round_pages_speak_english_to_a_secretary_who_asks(
+    client, secretary, round_with_a_bonus, name, args, english, french
+):
+    html = get_as_secretary(client, secretary, name, args(round_with_a_bonus), "en")
+    assert '<html lang="en">' in html
+    for label in english:
+        assert label in html
+    for label in french:
+        assert label not in html
+
+
+@pytest.mark.parametrize("name, args, english, french", ROUND_PAGES, ids=[page[0] for page in ROUND_PAGES])
+def test_the_round_pages_stay_french_for_a_secretary_who_asks(
+    client, secretary, round_with_a_bonus, name, args, english, french
+):
+    html = get_as_secretary(client, secretary, name, args(round_with_a_bonus), "fr")
+    assert '<html lang="fr">' in html
+    for label in french:
+        assert label in html
+    for label in english:
+        assert label not in html
