@@ -118,6 +118,14 @@ def parse_points(text):
     return value
 
 
+def unbalanced_totals(totals):
+    """The French error when a round's totals do not cancel out, else None."""
+    balance = sum(totals)
+    if balance != 0:
+        return f"Totaux : ils doivent s'annuler, or leur somme fait {balance} (et non 0)."
+    return None
+
+
 # --- a new round ---------------------------------------------------------------------------------
 
 
@@ -257,11 +265,9 @@ class RoundCreateForm(forms.Form):
                 missing = True
                 self.add_error(f"total_{row}", f"Total {row} : le total de {player} est obligatoire.")
         if not missing and seated:
-            balance = sum(total for _row, _player, _colour, total in seated)
-            if balance != 0:
-                self.add_error(
-                    None, f"Totaux : ils doivent s'annuler, or leur somme fait {balance} (et non 0)."
-                )
+            error = unbalanced_totals(total for _row, _player, _colour, total in seated)
+            if error:
+                self.add_error(None, error)
 
     @transaction.atomic
     def save(self):
@@ -703,6 +709,47 @@ def delete_adjustment(adjustment, motif=None):
 
 
 # --- seat colours --------------------------------------------------------------------------------
+
+
+class SeatTotalsForm(MotifMixin, forms.Form):
+    """Correcting the totals of a round whose deals were not kept; they must sum to zero."""
+
+    def __init__(self, round_, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        for seat in self.seats:
+            self.fields[f"total_{seat.position}"] = forms.IntegerField(
+                label=seat.player.name,
+                initial=seat.total,
+                error_messages={
+                    "required": f"Total de {seat.player} : obligatoire.",
+                    "invalid": f"Total de {seat.player} : un nombre entier est attendu.",
+                },
+            )
+        self.add_motif(round_)
+
+    def total_fields(self):
+        return [self[f"total_{seat.position}"] for seat in self.seats]
+
+    def clean(self):
+        data = super().clean()
+        totals = [data.get(f"total_{seat.position}") for seat in self.seats]
+        if None not in totals and (error := unbalanced_totals(totals)):
+            self.add_error(None, error)
+        return data
+
+    @transaction.atomic
+    def save(self):
+        """Store the new totals and rescore the round (ranks, championship lines) at once."""
+        reason = self.reason or "totaux corrigés"
+        for seat in self.seats:
+            total = self.cleaned_data[f"total_{seat.position}"]
+            if seat.total != total:
+                seat.total = total
+                seat._change_reason = reason
+                seat.save(update_fields=["total"])
+        rescore_round(self.round, reason=reason)
 
 
 class SeatColoursForm(MotifMixin, forms.Form):

@@ -21,6 +21,7 @@ from championship.forms import (
     MotifForm,
     RoundCreateForm,
     SeatColoursForm,
+    SeatTotalsForm,
     delete_adjustment,
     delete_deal,
 )
@@ -155,7 +156,14 @@ def round_edit(request, pk):
 
 
 def _entry_context(
-    request, round_, *, highlight=None, deal_form=None, adjustment_form=None, colours_form=None
+    request,
+    round_,
+    *,
+    highlight=None,
+    deal_form=None,
+    adjustment_form=None,
+    colours_form=None,
+    totals_form=None,
 ):
     board = is_board(request.user, round_.season)
     display = round_display(round_)
@@ -166,6 +174,9 @@ def _entry_context(
         "deal_form": deal_form,
         "adjustment_form": adjustment_form or AdjustmentForm(round_, board=board, prefix="adj"),
         "colours_form": colours_form or SeatColoursForm(round_, prefix="seats"),
+        "totals_form": (totals_form or SeatTotalsForm(round_, prefix="totals"))
+        if round_.totals_only
+        else None,
         "motif_form": MotifForm(round_, prefix="del"),
         "board": board,
         "highlight": last_deal.number if last_deal else None,
@@ -288,6 +299,20 @@ def seat_colours(request, pk):
     return redirect("championship:round_edit", round_.pk)
 
 
+@login_required
+@require_POST
+def seat_totals(request, pk):
+    round_ = _get_round_for_editing(request, pk)
+    if not round_.totals_only:
+        raise Http404("Cette manche a ses donnes : ses totaux en découlent.")
+    form = SeatTotalsForm(round_, request.POST, prefix="totals")
+    if not form.is_valid():
+        return _render_entry(request, round_, totals_form=form)
+    form.save()
+    messages.success(request, "Totaux enregistrés.")
+    return redirect("championship:round_edit", round_.pk)
+
+
 def _blank_deal_form(round_):
     return None if round_.totals_only else DealForm(round_)
 
@@ -343,6 +368,7 @@ urlpatterns = [
         "manches/<int:pk>/bonus/<int:adjustment_pk>/supprimer/", adjustment_delete, name="adjustment_delete"
     ),
     path("manches/<int:pk>/couleurs/", seat_colours, name="seat_colours"),
+    path("manches/<int:pk>/totaux/", seat_totals, name="seat_totals"),
     path("manches/<int:pk>/soumettre/", round_submit, name="round_submit"),
     path("manches/<int:pk>/homologuer/", round_homologate, name="round_homologate"),
     path("manches/<int:pk>/brouillon/", round_reopen, name="round_reopen"),
