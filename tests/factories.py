@@ -77,3 +77,23 @@ def make_round(
             Adjustment.objects.create(round=round_, player=player(name), code=code, points=points, note=note)
         rescore_round(round_)
     return round_
+
+
+def round_totals(round_):
+    return dict(round_.seats.values_list("player__name", "total"))
+
+
+def fifth_deal_data(**changes):
+    """Form data of a valid 5th deal of the example round (dealer David, expected by rotation)."""
+    data = {
+        "kind": "played",
+        "dealer": player("David").pk,
+        "taker": player("Bruno").pk,
+        "contract": "garde",
+        "called": "coeur",
+        "partner": player("Émile").pk,
+        "bouts": "2",
+        "points": "49",
+    }
+    data.update(changes)
+    return data

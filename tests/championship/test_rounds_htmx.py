@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from championship.models import Adjustment, Deal, Round
-from tests.factories import EXAMPLE_DEALS, EXAMPLE_TOTALS, make_round, player
+from tests.factories import EXAMPLE_DEALS, EXAMPLE_TOTALS, fifth_deal_data, make_round, player, round_totals
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 DEAL_5 = dict(
@@ -21,41 +21,6 @@ DEAL_5 = dict(
     bouts=2,
     points=Decimal(49),
 )
-
-
-@pytest.fixture
-def as_user(client, request):
-    def login(who):
-        client.logout()
-        if who != "anonymous":
-            client.force_login(request.getfixturevalue(who).user)
-        return client
-
-    return login
-
-
-@pytest.fixture
-def example(season, president, secretary):
-    return make_round(season, adjustments=[("Émile", "retard", -1, "arrivé à 21h30")])
-
-
-def totals_of(round_):
-    return dict(round_.seats.values_list("player__name", "total"))
-
-
-def deal_5_data(**changes):
-    data = {
-        "kind": "played",
-        "dealer": player("David").pk,
-        "taker": player("Bruno").pk,
-        "contract": "garde",
-        "called": "coeur",
-        "partner": player("Émile").pk,
-        "bouts": "2",
-        "points": "49",
-    }
-    data.update(changes)
-    return data
 
 
 def entry_url(round_):
@@ -74,7 +39,7 @@ def scoreboard_total(html, name):
 
 def test_it_answers_a_saved_deal_with_the_updated_part_of_the_page(as_user, season, example):
     client = as_user("secretary")
-    response = client.post(entry_url(example), deal_5_data(), **HTMX)
+    response = client.post(entry_url(example), fifth_deal_data(), **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
 
@@ -84,8 +49,8 @@ def test_it_answers_a_saved_deal_with_the_updated_part_of_the_page(as_user, seas
     # The deal is stored and the round rescored, with the totals a sheet of those 5 deals gives.
     deal = example.deals.get(number=5)
     assert (deal.dealer.name, deal.taker.name, deal.points, deal.made) == ("David", "Bruno", 49, True)
-    expected = totals_of(make_round(season, number=9, deals=[*EXAMPLE_DEALS, DEAL_5]))
-    assert totals_of(example) == expected != EXAMPLE_TOTALS
+    expected = round_totals(make_round(season, number=9, deals=[*EXAMPLE_DEALS, DEAL_5]))
+    assert round_totals(example) == expected != EXAMPLE_TOTALS
     # The fragment shows them: scoreboard, the new deal highlighted in the grid, its summary.
     assert {name: scoreboard_total(html, name) for name in expected} == expected
     assert 'id="donne-5" class="deal highlight"' in html
@@ -102,15 +67,15 @@ def test_it_answers_a_saved_deal_with_the_updated_part_of_the_page(as_user, seas
 
 def test_it_leaves_no_stale_message_for_the_next_page_after_an_htmx_deal(as_user, example):
     client = as_user("secretary")
-    client.post(entry_url(example), deal_5_data(), **HTMX)
+    client.post(entry_url(example), fifth_deal_data(), **HTMX)
     page = client.get(entry_url(example)).content.decode()
     assert "Donne 5 enregistrée." not in page
     assert 'id="donne-5" class="deal"' in page
 
 
 def test_it_answers_a_refused_deal_with_the_form_and_its_errors_in_place(as_user, example):
-    before = totals_of(example)
-    response = as_user("secretary").post(entry_url(example), deal_5_data(points="90"), **HTMX)
+    before = round_totals(example)
+    response = as_user("secretary").post(entry_url(example), fifth_deal_data(points="90"), **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<section class="card" id="saisie">')
@@ -124,12 +89,12 @@ def test_it_answers_a_refused_deal_with_the_form_and_its_errors_in_place(as_user
     assert response["HX-Reswap"] == "outerHTML show:#saisie:top"
     assert "HX-Replace-Url" not in response
     assert not example.deals.filter(number=5).exists()
-    assert totals_of(example) == before
+    assert round_totals(example) == before
 
 
 def test_it_names_the_deal_and_the_field_of_a_four_player_partner_error_with_htmx(as_user, season, secretary):
     round_ = make_round(season, names=["Alice", "Bruno", "Chloé", "David"], deals=[])
-    data = deal_5_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
+    data = fifth_deal_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
     response = as_user("secretary").post(entry_url(round_), data, **HTMX)
     assert response.status_code == 200
     assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
@@ -138,13 +103,13 @@ def test_it_names_the_deal_and_the_field_of_a_four_player_partner_error_with_htm
 
 def test_it_keeps_the_full_page_post_and_redirect_without_htmx(as_user, example):
     client = as_user("secretary")
-    response = client.post(entry_url(example), deal_5_data())
+    response = client.post(entry_url(example), fifth_deal_data())
     assert response.status_code == 302
     assert response.url == entry_url(example) + "?donne=5#donne-5"
     assert "HX-Replace-Url" not in response
     page = client.get(response.url).content.decode()
     assert "<html" in page and "Donne 5 enregistrée." in page
-    refused = client.post(entry_url(example), deal_5_data(points="90"))
+    refused = client.post(entry_url(example), fifth_deal_data(points="90"))
     assert refused.status_code == 200 and "<html" in refused.content.decode()
     assert "HX-Retarget" not in refused
 
@@ -161,17 +126,17 @@ def test_it_answers_the_full_page_to_an_htmx_get(as_user, example):
 @pytest.mark.parametrize(("who", "expected"), [("anonymous", 302), ("member", 403)])
 def test_it_refuses_an_htmx_deal_to_those_who_do_not_enter_rounds(as_user, example, status, who, expected):
     Round.objects.filter(pk=example.pk).update(status=status)
-    response = as_user(who).post(entry_url(example), deal_5_data(), **HTMX)
+    response = as_user(who).post(entry_url(example), fifth_deal_data(), **HTMX)
     assert response.status_code == expected
     if who == "anonymous":
         assert response.url.startswith(reverse("login"))
     assert not example.deals.filter(number=5).exists()
-    assert totals_of(example) == EXAMPLE_TOTALS
+    assert round_totals(example) == EXAMPLE_TOTALS
 
 
 def test_it_refuses_an_htmx_deal_to_the_secretary_once_homologated(as_user, example):
     Round.objects.filter(pk=example.pk).update(status=Round.HOMOLOGATED)
-    response = as_user("secretary").post(entry_url(example), deal_5_data(), **HTMX)
+    response = as_user("secretary").post(entry_url(example), fifth_deal_data(), **HTMX)
     assert response.status_code == 403
     assert not example.deals.filter(number=5).exists()
 
@@ -179,11 +144,11 @@ def test_it_refuses_an_htmx_deal_to_the_secretary_once_homologated(as_user, exam
 def test_it_needs_the_board_motif_for_an_htmx_deal_of_a_homologated_round(as_user, example):
     Round.objects.filter(pk=example.pk).update(status=Round.HOMOLOGATED)
     client = as_user("president")
-    refused = client.post(entry_url(example), deal_5_data(), **HTMX)
+    refused = client.post(entry_url(example), fifth_deal_data(), **HTMX)
     assert refused.status_code == 200 and refused["HX-Retarget"] == "#saisie"
     assert "Motif : obligatoire pour modifier une manche homologuée." in refused.content.decode()
     assert not example.deals.filter(number=5).exists()
-    saved = client.post(entry_url(example), deal_5_data(**{"motif": "donne oubliée"}), **HTMX)
+    saved = client.post(entry_url(example), fifth_deal_data(**{"motif": "donne oubliée"}), **HTMX)
     assert saved.status_code == 200 and "HX-Retarget" not in saved
     assert example.deals.filter(number=5).exists()
 
@@ -192,7 +157,7 @@ def test_it_has_no_htmx_deal_for_a_totals_only_round(as_user, season, secretary)
     round_ = make_round(
         season, totals={"Alice": 300, "Bruno": 50, "Chloé": -20, "David": -100, "Émile": -230}
     )
-    response = as_user("secretary").post(entry_url(round_), deal_5_data(), **HTMX)
+    response = as_user("secretary").post(entry_url(round_), fifth_deal_data(), **HTMX)
     assert response.status_code == 404
 
 

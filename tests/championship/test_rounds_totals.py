@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from championship.models import ChampionshipLine, Round
 from championship.services import homologate_round
-from tests.factories import make_round
+from tests.factories import make_round, round_totals
 
 TOTALS = {"Alice": 300, "Bruno": 50, "Chloé": -20, "David": -100, "Émile": -230}
 CORRECTED = {"Alice": 100, "Bruno": 250, "Chloé": -20, "David": -100, "Émile": -230}
@@ -22,17 +22,13 @@ def post_totals(client, round_, totals, **extra):
     return client.post(reverse("championship:seat_totals", args=[round_.pk]), data)
 
 
-def totals_of(round_):
-    return dict(round_.seats.values_list("player__name", "total"))
-
-
 def test_it_corrects_the_totals_and_rescores_the_ranking(client, totals_round, secretary):
     client.force_login(secretary.user)
     page = client.get(reverse("championship:round_edit", args=[totals_round.pk])).content.decode()
     assert "Corriger les totaux" in page
     response = post_totals(client, totals_round, CORRECTED)
     assert response.status_code == 302
-    assert totals_of(totals_round) == CORRECTED
+    assert round_totals(totals_round) == CORRECTED
     assert totals_round.seats.get(player__name="Bruno").rank == 1
 
 
@@ -43,14 +39,14 @@ def test_it_refuses_totals_that_do_not_cancel_out_and_changes_nothing(client, to
     assert (
         "Totaux : ils doivent s&#x27;annuler, or leur somme fait 10 (et non 0)." in response.content.decode()
     )
-    assert totals_of(totals_round) == TOTALS
+    assert round_totals(totals_round) == TOTALS
 
 
 def test_it_names_the_player_whose_total_is_not_a_number(client, totals_round, secretary):
     client.force_login(secretary.user)
     response = post_totals(client, totals_round, {**CORRECTED, "Chloé": "douze"})
     assert "Total de Chloé : un nombre entier est attendu." in response.content.decode()
-    assert totals_of(totals_round) == TOTALS
+    assert round_totals(totals_round) == TOTALS
 
 
 def test_it_needs_a_motif_from_the_board_on_a_homologated_round(client, totals_round, president):
@@ -58,10 +54,10 @@ def test_it_needs_a_motif_from_the_board_on_a_homologated_round(client, totals_r
     client.force_login(president.user)
     response = post_totals(client, totals_round, CORRECTED)
     assert response.status_code == 200
-    assert totals_of(totals_round) == TOTALS
+    assert round_totals(totals_round) == TOTALS
     response = post_totals(client, totals_round, CORRECTED, **{"totals-motif": "feuille relue"})
     assert response.status_code == 302
-    assert totals_of(totals_round) == CORRECTED
+    assert round_totals(totals_round) == CORRECTED
     rank = ChampionshipLine.objects.get(round=totals_round, player__name="Bruno", code="rank")
     assert rank.points == 10
     reasons = set(
@@ -79,7 +75,7 @@ def test_it_keeps_a_homologated_round_s_totals_from_others(
         client.force_login(request.getfixturevalue(who).user)
     response = post_totals(client, totals_round, CORRECTED, **{"totals-motif": "x"})
     assert response.status_code == status
-    assert totals_of(totals_round) == TOTALS
+    assert round_totals(totals_round) == TOTALS
 
 
 def test_it_has_no_totals_to_correct_on_a_round_with_deals(client, season, secretary):

@@ -4,50 +4,17 @@ import pytest
 from django.urls import reverse
 
 from championship.models import Adjustment, ChampionshipLine, Deal, Round, Seat
-from tests.factories import COLOURS, EXAMPLE_DEALS, EXAMPLE_TOTALS, make_round, player
+from tests.factories import (
+    COLOURS,
+    EXAMPLE_DEALS,
+    EXAMPLE_TOTALS,
+    fifth_deal_data,
+    make_round,
+    player,
+    round_totals,
+)
 
 USERS = ["anonymous", "member", "secretary", "president"]
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Users are created for every test of the permission matrix: hash their passwords quickly."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def as_user(client, request):
-    def login(who):
-        client.logout()
-        if who != "anonymous":
-            client.force_login(request.getfixturevalue(who).user)
-        return client
-
-    return login
-
-
-@pytest.fixture
-def example(season, president, secretary):
-    return make_round(season, adjustments=[("Émile", "retard", -1, "arrivé à 21h30")])
-
-
-def totals_of(round_):
-    return dict(round_.seats.values_list("player__name", "total"))
-
-
-def deal_data(**changes):
-    data = {
-        "kind": "played",
-        "dealer": player("David").pk,
-        "taker": player("Bruno").pk,
-        "contract": "garde",
-        "called": "coeur",
-        "partner": player("Émile").pk,
-        "bouts": "2",
-        "points": "49",
-    }
-    data.update(changes)
-    return data
 
 
 def colours_data(**changes):
@@ -62,8 +29,8 @@ ENTRY_VIEWS = [
     # name, method, args(round_), data, expected success status
     ("round_edit", "get", lambda r: [r.pk], None, 200),
     ("deal_edit", "get", lambda r: [r.pk, 1], None, 200),
-    ("deal_edit", "post", lambda r: [r.pk, 1], lambda: deal_data(dealer=player("Alice").pk), 302),
-    ("round_edit", "post", lambda r: [r.pk], deal_data, 302),
+    ("deal_edit", "post", lambda r: [r.pk, 1], lambda: fifth_deal_data(dealer=player("Alice").pk), 302),
+    ("round_edit", "post", lambda r: [r.pk], fifth_deal_data, 302),
     ("deal_delete", "post", lambda r: [r.pk, 2], dict, 302),
     (
         "adjustment_add",
@@ -236,7 +203,9 @@ def test_it_shows_the_creation_errors_on_the_page(as_user, season, secretary):
 
 def test_it_saves_the_next_deal_and_highlights_it(as_user, example):
     client = as_user("secretary")
-    response = client.post(reverse("championship:round_edit", args=[example.pk]), deal_data(points="44,5"))
+    response = client.post(
+        reverse("championship:round_edit", args=[example.pk]), fifth_deal_data(points="44,5")
+    )
     assert response.status_code == 302
     assert response.url == reverse("championship:round_edit", args=[example.pk]) + "?donne=5#donne-5"
     deal = example.deals.get(number=5)
@@ -247,12 +216,12 @@ def test_it_saves_the_next_deal_and_highlights_it(as_user, example):
     assert 'id="donne-5" class="deal highlight"' in html
     assert page.context["last_deal"].pot_after == deal.pot_after == 0
     assert "Donne 6" in html
-    assert sum(totals_of(example).values()) == 0
+    assert sum(round_totals(example).values()) == 0
 
 
 def test_it_shows_the_deal_errors_next_to_their_fields(as_user, example):
     response = as_user("secretary").post(
-        reverse("championship:round_edit", args=[example.pk]), deal_data(bouts="2", points="90")
+        reverse("championship:round_edit", args=[example.pk]), fifth_deal_data(bouts="2", points="90")
     )
     assert response.status_code == 200
     assert (
@@ -263,20 +232,20 @@ def test_it_shows_the_deal_errors_next_to_their_fields(as_user, example):
 
 def test_it_shows_a_partner_error_at_four_players(as_user, season, secretary):
     round_ = make_round(season, names=["Alice", "Bruno", "Chloé", "David"], deals=[])
-    data = deal_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
+    data = fifth_deal_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
     response = as_user("secretary").post(reverse("championship:round_edit", args=[round_.pk]), data)
     assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
 
 
 def test_it_corrects_a_deal_of_a_submitted_round(as_user, example):
     Round.objects.filter(pk=example.pk).update(status=Round.SUBMITTED)
-    data = deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
+    data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
     data.update(called="pique", partner="seul", bouts="1", points="52")
     response = as_user("secretary").post(reverse("championship:deal_edit", args=[example.pk, 4]), data)
     assert response.status_code == 302
     assert example.deals.get(number=4).made is True
-    assert totals_of(example) != EXAMPLE_TOTALS
-    assert sum(totals_of(example).values()) == 0
+    assert round_totals(example) != EXAMPLE_TOTALS
+    assert sum(round_totals(example).values()) == 0
 
 
 def test_it_deletes_a_deal_renumbers_the_next_ones_and_rescores(as_user, season, example):
@@ -284,8 +253,8 @@ def test_it_deletes_a_deal_renumbers_the_next_ones_and_rescores(as_user, season,
     assert response.status_code == 302
     assert list(example.deals.values_list("number", "kind")) == [(1, "passed"), (2, "misdeal"), (3, "played")]
     expected = make_round(season, number=9, deals=EXAMPLE_DEALS[1:])
-    assert totals_of(example) == totals_of(expected)
-    assert totals_of(example) != EXAMPLE_TOTALS
+    assert round_totals(example) == round_totals(expected)
+    assert round_totals(example) != EXAMPLE_TOTALS
 
 
 def test_it_has_no_deal_form_for_a_totals_only_round(as_user, season, secretary):
@@ -295,7 +264,10 @@ def test_it_has_no_deal_form_for_a_totals_only_round(as_user, season, secretary)
     client = as_user("secretary")
     page = client.get(reverse("championship:round_edit", args=[round_.pk]))
     assert page.context["deal_form"] is None
-    assert client.post(reverse("championship:round_edit", args=[round_.pk]), deal_data()).status_code == 404
+    assert (
+        client.post(reverse("championship:round_edit", args=[round_.pk]), fifth_deal_data()).status_code
+        == 404
+    )
 
 
 # --- bonuses, maluses, colours -------------------------------------------------------------------
@@ -394,7 +366,7 @@ def homologated(example, president):
 
 
 def correction(**changes):
-    data = deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
+    data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
     data.update(called="pique", partner="seul", bouts="1", points="52")
     data.update(changes)
     return data
@@ -407,7 +379,7 @@ def test_it_refuses_a_board_correction_without_a_motif(as_user, homologated):
     assert response.status_code == 200
     assert "Motif : obligatoire pour modifier une manche homologuée." in response.content.decode()
     assert homologated.deals.get(number=4).points == 44.5
-    assert totals_of(homologated) == EXAMPLE_TOTALS
+    assert round_totals(homologated) == EXAMPLE_TOTALS
 
 
 def test_it_records_a_board_correction_with_its_motif_and_rescores_at_once(as_user, homologated, president):
@@ -422,7 +394,7 @@ def test_it_records_a_board_correction_with_its_motif_and_rescores_at_once(as_us
     record = deal.history.order_by("-history_date", "-history_id").first()
     assert record.history_change_reason == "feuille mal recopiée"
     assert record.history_user == president.user
-    totals = totals_of(homologated)
+    totals = round_totals(homologated)
     assert totals["Alice"] > 0 and sum(totals.values()) == 0
     assert set(ChampionshipLine.objects.values_list("player__name", "code", "points")) != lines_before
     page = client.get(reverse("championship:round", args=[homologated.pk])).content.decode()

@@ -1,17 +1,11 @@
-from championship.models import ChampionshipLine, Round, Seat
+from championship.models import ChampionshipLine, Round
 from championship.services import homologate_round, rescore_round, submit_round
-from tests.factories import EXAMPLE_TOTALS, make_round
-
-
-def totals_of(round_):
-    return {
-        seat.player.name: seat.total for seat in Seat.objects.filter(round=round_).select_related("player")
-    }
+from tests.factories import EXAMPLE_TOTALS, make_round, round_totals
 
 
 def test_it_scores_the_example_sheet_and_stores_its_totals(season):
     round_ = make_round(season)
-    assert totals_of(round_) == EXAMPLE_TOTALS
+    assert round_totals(round_) == EXAMPLE_TOTALS
     round_.refresh_from_db()
     assert round_.pot_left == 80
     first = round_.deals.get(number=1)
@@ -53,8 +47,8 @@ def test_it_updates_stored_figures_when_a_deal_is_corrected(season):
     deal.points = 52
     deal.save()
     rescore_round(round_)
-    assert totals_of(round_) != EXAMPLE_TOTALS
-    assert sum(totals_of(round_).values()) == 0
+    assert round_totals(round_) != EXAMPLE_TOTALS
+    assert sum(round_totals(round_).values()) == 0
 
 
 def test_it_counts_a_malus_for_a_player_who_was_not_at_the_table(season, president):
