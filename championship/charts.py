@@ -56,3 +56,32 @@ class Plot:
         every = max(1, -(-self.count // most))
         last = self.count - 1
         return tuple((self.x(i), label) for i, label in enumerate(labels) if i % every == 0 or i == last)
+
+
+@dataclass(frozen=True)
+class ChartFrame:
+    """What every chart template draws: the canvas, the plotting area, the 0 line and the ticks."""
+
+    width: int
+    height: int
+    left: int
+    top: int
+    right: int
+    bottom: int
+    zero: float  # y of the 0 line
+    x_ticks: tuple  # (x, label)
+    y_ticks: tuple  # (y, label)
+
+    @staticmethod
+    def fields_of(plot, width, height, x_ticks, y_ticks):
+        return {
+            "width": width,
+            "height": height,
+            "left": plot.left,
+            "top": plot.top,
+            "right": plot.right,
+            "bottom": plot.bottom,
+            "zero": plot.y(0),
+            "x_ticks": tuple(x_ticks),
+            "y_ticks": tuple(y_ticks),
+        }

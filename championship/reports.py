@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from championship.charts import Plot
+from championship.charts import ChartFrame, Plot
 from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.presenters import french_number, round_display, signed
@@ -224,19 +224,10 @@ class ChartLabel:
 
 
 @dataclass(frozen=True)
-class TotalsChart:
+class TotalsChart(ChartFrame):
     """Running totals of each player through the evening, as SVG geometry (drawn by a template)."""
 
-    width: int
-    height: int
-    left: int
-    top: int
-    right: int
-    bottom: int
-    zero: float
     lines: tuple  # ChartLine per seat
-    x_ticks: tuple  # (x, label)
-    y_ticks: tuple  # (y, label)
     labels: tuple  # ChartLabel at the end of each line, spread so that they do not overlap
     has_end: bool  # a last point « fin » after the pot was paid back
 
@@ -404,18 +395,10 @@ def totals_chart(shown, width=640, height=240):
     labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=12)
     has_end = steps[-1] == "fin"
     return TotalsChart(
-        width,
-        height,
-        plot.left,
-        plot.top,
-        plot.right,
-        plot.bottom,
-        y(0),
-        tuple(lines),
-        x_ticks,
-        y_ticks,
-        labels,
-        has_end,
+        **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks),
+        lines=tuple(lines),
+        labels=labels,
+        has_end=has_end,
     )
 
 

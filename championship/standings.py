@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from championship.charts import Plot
+from championship.charts import ChartFrame, Plot
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
 from championship.services import rescore_season
 from federation.models import Player, Season
@@ -401,20 +401,11 @@ def player_season_detail(season, player, as_of=None):
 
 
 @dataclass(frozen=True)
-class Chart:
-    """Coordinates of a line chart drawn by a template as inline SVG."""
+class Chart(ChartFrame):
+    """A player's cumulative points, drawn by a template as inline SVG."""
 
-    width: int
-    height: int
-    left: int
-    top: int
-    right: int
-    bottom: int
-    zero: float  # y of the 0 line
     line: str  # "x,y x,y …" for <polyline points>
     dots: list  # (x, y, title)
-    x_ticks: list  # (x, label)
-    y_ticks: list  # (y, label)
 
 
 def cumulative_points(standings, player):
@@ -442,17 +433,7 @@ def points_chart(series, width=640, height=260):
     x_ticks = plot.index_ticks(["0"] + [str(round_.number) for round_, _points, _running in series], most=12)
     y_ticks = plot.value_ticks(lambda value: str(value).replace("-", "\N{MINUS SIGN}"))
     return Chart(
-        width,
-        height,
-        plot.left,
-        plot.top,
-        plot.right,
-        plot.bottom,
-        plot.y(0),
-        plot.polyline(values),
-        dots,
-        list(x_ticks),
-        list(y_ticks),
+        **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks), line=plot.polyline(values), dots=dots
     )
 
 
