@@ -1,9 +1,17 @@
 import datetime
+import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings as hypothesis_settings
 
 from federation.models import Official, Player, Season
+
+# Property tests: no timing deadline (the CI machine has 2 cores shared by the test workers),
+# and in CI the same examples every run, so that a landing never depends on a random draw.
+hypothesis_settings.register_profile("default", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 @pytest.fixture
