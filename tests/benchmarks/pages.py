@@ -7,6 +7,7 @@ Not part of the suite (timings vary with the machine): run it by hand and report
 
 import io
 import os
+import resource
 import statistics
 import time
 
@@ -74,6 +75,8 @@ def main():
 
     measure("standings --format json", command("standings", past.name, format="json"))
     measure("export_round", command("export_round", past.name, "1"))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'mémoire maximale du processus':<46} {peak:8.1f} Mio")
 
 
 if __name__ == "__main__":
