@@ -1,3 +1,6 @@
+import datetime
+
+import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -5,6 +8,7 @@ from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.reports import reports_due
 from championship.standings import season_standings
+from federation.management.commands.demo import current_round_dates, current_season_dates
 from federation.models import Official, Player, Season
 
 DEMO_MODELS = (Player, Season, Official, Round, Deal, Report, ChampionshipLine)
@@ -48,3 +52,20 @@ def test_it_shows_the_current_demo_season_in_progress(db, client):
     assert f"Saison {current.name}" in html
     assert "Comptes-rendus attendus" in html
     assert "Champion du Monde 2010-2011" in html
+
+
+@pytest.mark.parametrize(
+    ("today", "name"),
+    [
+        (datetime.date(2027, 9, 3), "2027-2028"),  # early September: the season starts sooner
+        (datetime.date(2027, 11, 29), "2027-2028"),
+        (datetime.date(2028, 3, 1), "2027-2028"),
+        (datetime.date(2028, 8, 1), "2027-2028"),  # summer break: the season ends later
+    ],
+)
+def test_it_fits_the_current_demo_season_around_its_rounds_whatever_the_day(today, name):
+    season_name, start, end = current_season_dates(today)
+    dates = current_round_dates(today)
+    assert season_name == name
+    assert len(dates) == 10
+    assert start <= dates[0] and dates[-1] < today <= end

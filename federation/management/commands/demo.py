@@ -56,12 +56,26 @@ def login_for(name):
     return name.lower().replace("é", "e").replace("è", "e").replace("ë", "e")
 
 
+CURRENT_ROUNDS = 10
+
+
+def current_round_dates(today):
+    """The current season's demo rounds: one a week, the last one two days ago."""
+    last = today - datetime.timedelta(days=2)
+    return [last - datetime.timedelta(weeks=CURRENT_ROUNDS - 1 - index) for index in range(CURRENT_ROUNDS)]
+
+
 def current_season_dates(today):
+    """Name and dates of the season under way; stretched when the demo runs early in September
+    or during the summer break, so that its rounds always fall inside it."""
     first_year = today.year if today.month >= 9 else today.year - 1
+    start = datetime.date(first_year, 9, 1)
+    end = datetime.date(first_year + 1, 6, 30)
+    first_round = current_round_dates(today)[0]
     return (
         f"{first_year}-{first_year + 1}",
-        datetime.date(first_year, 9, 1),
-        datetime.date(first_year + 1, 6, 30),
+        min(start, first_round - datetime.timedelta(days=10)),
+        max(end, today + datetime.timedelta(days=30)),
     )
 
 
@@ -165,12 +179,7 @@ class Command(BaseCommand):
     def play_current_season(self, season, players):
         """A round a week until a few days ago: reports filed but the last one, the last round pending."""
         rng = random.Random(season.start_date.year)
-        today = datetime.date.today()
-        dates = []
-        day = season.start_date + datetime.timedelta(days=10)
-        while day <= today - datetime.timedelta(days=2):
-            dates.append(day)
-            day += datetime.timedelta(days=7)
+        dates = current_round_dates(datetime.date.today())
         names = [name for name, _nickname in DEMO_PLAYERS]
         for number, date in enumerate(dates, start=1):
             seated = rng.sample(names, 5)
