@@ -8,7 +8,8 @@ see (a deal's row `#donne-N`, a total, a message), never for a page load, so it 
 deal is saved by a full page reload or by htmx.
 
 Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM_PATH): Playwright's own browser download is
-not used. Without it the module is skipped; CI installs it. Screenshots go to /tmp/e2e-*.png.
+not used. Without it the module is skipped; CI installs it. With E2E_SCREENSHOTS set to a folder,
+every step leaves its screenshots there, to look at what the phone showed.
 """
 
 import datetime
@@ -93,8 +94,11 @@ class Phone:
         expect(self.page.locator("body")).not_to_contain_text(TEMPLATE_SOURCE)
         if showing is not None:
             showing.scroll_into_view_if_needed()
-        self.page.screenshot(path=f"/tmp/e2e-{self.name}-{step}.png", scale="css")
-        self.page.screenshot(path=f"/tmp/e2e-{self.name}-{step}-page.png", scale="css", full_page=True)
+        folder = os.environ.get("E2E_SCREENSHOTS")
+        if folder:
+            shot = Path(folder) / f"e2e-{self.name}-{step}"
+            self.page.screenshot(path=f"{shot}.png", scale="css")
+            self.page.screenshot(path=f"{shot}-page.png", scale="css", full_page=True)
 
     def close(self):
         self.context.close()
