@@ -10,6 +10,8 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from championship.models import COLOURS, Adjustment, Deal, Round, Seat
 from championship.services import next_deal_number, next_round_number, rescore_round, score_stored_round
@@ -20,10 +22,10 @@ MOTIF_MAX_LENGTH = 100  # django-simple-history keeps at most 100 characters of 
 SOLO = "seul"
 COLOUR_LABELS = dict(COLOURS)
 STAGE_CHOICES = [
-    ("regular", "Saison régulière"),
-    ("playoff:A", "Play-off, table A"),
-    ("playoff:B", "Play-off, table B"),
-    ("final", "Finale"),
+    ("regular", _("Saison régulière")),
+    ("playoff:A", _("Play-off, table A")),
+    ("playoff:B", _("Play-off, table B")),
+    ("final", _("Finale")),
 ]
 DEAL_FIELDS = [
     "kind",
@@ -43,26 +45,30 @@ DEAL_FIELDS = [
 ]
 # French names of the engine's fields, as the errors name them.
 FIELD_LABELS = {
-    "kind": "type",
-    "dealer": "donneur",
-    "taker": "preneur",
-    "partner": "appelé",
-    "contract": "contrat",
-    "called": "roi appelé",
-    "called_rank": "dame appelée",
-    "bouts": "bouts",
-    "points": "points",
-    "poignees": "poignées",
-    "miseres": "misères",
-    "petit_au_bout": "petit au bout",
-    "chelem_announced": "chelem annoncé",
-    "chelem_made_by": "chelem réalisé",
-    "players": "joueurs",
-    "motif": "motif",
+    "kind": _("type"),
+    "dealer": _("donneur"),
+    "taker": _("preneur"),
+    "partner": _("appelé"),
+    "contract": _("contrat"),
+    "called": _("roi appelé"),
+    "called_rank": _("dame appelée"),
+    "bouts": _("bouts"),
+    "points": _("points"),
+    "poignees": _("poignées"),
+    "miseres": _("misères"),
+    "petit_au_bout": _("petit au bout"),
+    "chelem_announced": _("chelem annoncé"),
+    "chelem_made_by": _("chelem réalisé"),
+    "players": _("joueurs"),
+    "motif": _("motif"),
 }
 # Engine field -> form field (poignées are placed on the select of the player concerned).
 ENGINE_FIELDS = {"called_rank": "called_dame"}
-NOT_PLAYED = {"passed": "une donne passée", "petit_sec": "un petit sec", "misdeal": "une fausse donne"}
+NOT_PLAYED = {
+    "passed": _("une donne passée"),
+    "petit_sec": _("un petit sec"),
+    "misdeal": _("une fausse donne"),
+}
 PLAYED_ONLY = [
     "taker",
     "contract",
@@ -77,17 +83,17 @@ PLAYED_ONLY = [
     "chelem_made_by",
 ]
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
-MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
+MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
 
 
 def motif_field():
     return forms.CharField(
-        label="Motif de la correction",
+        label=_("Motif de la correction"),
         max_length=MOTIF_MAX_LENGTH,
-        help_text="Obligatoire : la manche est homologuée, la correction est inscrite à l'historique.",
+        help_text=_("Obligatoire : la manche est homologuée, la correction est inscrite à l'historique."),
         error_messages={
             "required": MISSING_MOTIF,
-            "max_length": f"Motif : {MOTIF_MAX_LENGTH} caractères au plus.",
+            "max_length": gettext("Motif : %(maximum)s caractères au plus.") % {"maximum": MOTIF_MAX_LENGTH},
         },
     )
 
@@ -122,7 +128,9 @@ def unbalanced_totals(totals):
     """The French error when a round's totals do not cancel out, else None."""
     balance = sum(totals)
     if balance != 0:
-        return f"Totaux : ils doivent s'annuler, or leur somme fait {balance} (et non 0)."
+        return gettext("Totaux : ils doivent s'annuler, or leur somme fait %(balance)s (et non 0).") % {
+            "balance": balance
+        }
     return None
 
 
@@ -133,20 +141,23 @@ class RoundCreateForm(forms.Form):
     ROWS = 5
 
     date = forms.DateField(
-        label="Date",
+        label=_("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"required": "Date : obligatoire.", "invalid": "Date : date invalide."},
+        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
     )
-    place = forms.CharField(label="Lieu", max_length=120, required=False)
-    stage = forms.ChoiceField(label="Phase", choices=STAGE_CHOICES, initial="regular")
+    place = forms.CharField(label=_("Lieu"), max_length=120, required=False)
+    stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial="regular")
     number = forms.IntegerField(
-        label="Numéro",
+        label=_("Numéro"),
         required=False,
         min_value=1,
-        error_messages={"min_value": "Numéro : à partir de 1.", "invalid": "Numéro : un nombre entier."},
+        error_messages={
+            "min_value": _("Numéro : à partir de 1."),
+            "invalid": _("Numéro : un nombre entier."),
+        },
     )
     totals_only = forms.BooleanField(
-        label="Totaux seuls (les donnes n'ont pas été gardées)",
+        label=_("Totaux seuls (les donnes n'ont pas été gardées)"),
         required=False,
     )
 
@@ -154,33 +165,39 @@ class RoundCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.season = season
         next_number = next_round_number(season)
-        self.fields[
-            "number"
-        ].help_text = f"Vide : le prochain numéro libre ({next_number} en saison régulière)."
+        self.fields["number"].help_text = gettext(
+            "Vide : le prochain numéro libre (%(number)s en saison régulière)."
+        ) % {"number": next_number}
         self.fields["number"].widget.attrs["placeholder"] = str(next_number)
         self.fields["date"].initial = timezone.localdate()
         players = Player.objects.order_by("-active", "name")
         for row in range(1, self.ROWS + 1):
-            optional = " (à 5 joueurs)" if row == self.ROWS else ""
+            values = {"row": row}
+            if row == self.ROWS:
+                label = gettext("Place %(row)s (à 5 joueurs)") % values
+            else:
+                label = gettext("Place %(row)s") % values
             self.fields[f"player_{row}"] = forms.ModelChoiceField(
-                label=f"Place {row}{optional}",
+                label=label,
                 queryset=players,
                 required=False,
-                empty_label="— joueur —",
-                error_messages={"invalid_choice": f"Joueur {row} : joueur inconnu."},
+                empty_label=gettext("— joueur —"),
+                error_messages={"invalid_choice": gettext("Joueur %(row)s : joueur inconnu.") % values},
             )
             self.fields[f"colour_{row}"] = forms.ChoiceField(
-                label=f"Jetons {row}",
-                choices=[("", "— couleur —"), *COLOURS],
+                label=gettext("Jetons %(row)s") % values,
+                choices=[("", gettext("— couleur —")), *COLOURS],
                 required=False,
                 initial=COLOURS[row - 1][0],
-                error_messages={"invalid_choice": f"Couleur {row} : couleur inconnue."},
+                error_messages={"invalid_choice": gettext("Couleur %(row)s : couleur inconnue.") % values},
             )
             self.fields[f"total_{row}"] = forms.IntegerField(
-                label=f"Total {row}",
+                label=gettext("Total %(row)s") % values,
                 required=False,
-                widget=forms.NumberInput(attrs={"placeholder": "total (ex. -120)"}),
-                error_messages={"invalid": f"Total {row} : un nombre entier (négatif permis)."},
+                widget=forms.NumberInput(attrs={"placeholder": gettext("total (ex. -120)")}),
+                error_messages={
+                    "invalid": gettext("Total %(row)s : un nombre entier (négatif permis).") % values
+                },
             )
 
     def rows(self):
@@ -199,7 +216,10 @@ class RoundCreateForm(forms.Form):
             player = data.get(f"player_{row}")
             if player is None:
                 if data.get(f"total_{row}") is not None:
-                    self.add_error(f"player_{row}", f"Joueur {row} : choisissez le joueur de ce total.")
+                    self.add_error(
+                        f"player_{row}",
+                        gettext("Joueur %(row)s : choisissez le joueur de ce total.") % {"row": row},
+                    )
                 continue
             seated.append((row, player, data.get(f"colour_{row}", ""), data.get(f"total_{row}")))
         self._check_players(seated)
@@ -211,15 +231,21 @@ class RoundCreateForm(forms.Form):
                 if total is not None:
                     self.add_error(
                         f"total_{row}",
-                        f"Total {row} : à remplir seulement pour une manche « totaux seuls » "
-                        "(cochez la case).",
+                        gettext(
+                            "Total %(row)s : à remplir seulement pour une manche « totaux seuls » "
+                            "(cochez la case)."
+                        )
+                        % {"row": row},
                     )
         number = data.get("number")
         if (
             number
             and Round.objects.filter(season=self.season, stage=stage, table=table, number=number).exists()
         ):
-            self.add_error("number", f"Numéro : la manche {number} existe déjà dans cette phase.")
+            self.add_error(
+                "number",
+                gettext("Numéro : la manche %(number)s existe déjà dans cette phase.") % {"number": number},
+            )
         data["seated"] = seated
         return data
 
@@ -230,16 +256,20 @@ class RoundCreateForm(forms.Form):
                 (row for row in range(1, self.ROWS + 1) if self.cleaned_data.get(f"player_{row}") is None),
                 self.ROWS,
             )
-            self.add_error(
-                f"player_{empty}",
-                f"Joueurs : une manche se joue à 4 ou 5 joueurs ({count} choisi{'s' if count > 1 else ''}).",
+            # French puts 0 in the singular (« 0 choisi »), as 1: gettext's fallback would not.
+            message = ngettext(
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisi).",
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisis).",
+                count if count > 1 else 1,
             )
+            self.add_error(f"player_{empty}", message % {"count": count})
         first_row = {}
         for row, player, _colour, _total in seated:
             if player.pk in first_row:
                 self.add_error(
                     f"player_{row}",
-                    f"Joueur {row} : {player} est déjà assis à la place {first_row[player.pk]}.",
+                    gettext("Joueur %(row)s : %(player)s est déjà assis à la place %(first)s.")
+                    % {"row": row, "player": player, "first": first_row[player.pk]},
                 )
             else:
                 first_row[player.pk] = row
@@ -252,8 +282,8 @@ class RoundCreateForm(forms.Form):
             if colour in first_row:
                 self.add_error(
                     f"colour_{row}",
-                    f"Couleur {row} : les jetons {COLOUR_LABELS[colour]} "
-                    f"sont déjà à la place {first_row[colour]}.",
+                    gettext("Couleur %(row)s : les jetons %(colour)s sont déjà à la place %(first)s.")
+                    % {"row": row, "colour": COLOUR_LABELS[colour], "first": first_row[colour]},
                 )
             else:
                 first_row[colour] = row
@@ -263,7 +293,11 @@ class RoundCreateForm(forms.Form):
         for row, player, _colour, total in seated:
             if total is None:
                 missing = True
-                self.add_error(f"total_{row}", f"Total {row} : le total de {player} est obligatoire.")
+                self.add_error(
+                    f"total_{row}",
+                    gettext("Total %(row)s : le total de %(player)s est obligatoire.")
+                    % {"row": row, "player": player},
+                )
         if not missing and seated:
             error = unbalanced_totals(total for _row, _player, _colour, total in seated)
             if error:
@@ -334,52 +368,58 @@ class PlayersField(forms.MultipleChoiceField):
 class DealForm(MotifMixin, forms.Form):
     """Add the next deal of a round (`deal=None`) or correct `deal`."""
 
-    kind = forms.CharField(label="Donne", initial=Deal.PLAYED, widget=forms.RadioSelect(choices=Deal.KINDS))
-    dealer = PlayerField(label="Donneur")
-    taker = PlayerField(label="Preneur", required=False)
+    kind = forms.CharField(
+        label=_("Donne"), initial=Deal.PLAYED, widget=forms.RadioSelect(choices=Deal.KINDS)
+    )
+    dealer = PlayerField(label=_("Donneur"))
+    taker = PlayerField(label=_("Preneur"), required=False)
     contract = forms.CharField(
-        label="Contrat",
+        label=_("Contrat"),
         required=False,
         widget=forms.RadioSelect(choices=[("", "—"), *Deal.CONTRACTS]),
     )
     called = forms.CharField(
-        label="Roi appelé",
+        label=_("Roi appelé"),
         required=False,
-        help_text="À 5 joueurs seulement.",
-        widget=forms.Select(choices=[("", "— couleur —"), *Deal.SUITS]),
+        help_text=_("À 5 joueurs seulement."),
+        # « couleur » is a card suit here, a chip colour elsewhere: English needs two words.
+        widget=forms.Select(choices=[("", pgettext_lazy("card suit", "— couleur —")), *Deal.SUITS]),
     )
-    called_dame = forms.BooleanField(label="Dame appelée (4 rois en main)", required=False)
+    called_dame = forms.BooleanField(label=_("Dame appelée (4 rois en main)"), required=False)
     partner = PlayerField(
-        label="Appelé",
+        label=_("Appelé"),
         required=False,
         special=(SOLO,),
-        help_text="À 5 joueurs seulement ; «\u00a0seul\u00a0» si personne.",
+        # Non-breaking spaces inside « » written as such: xgettext keeps a \u escape as is.
+        help_text=_("À 5 joueurs seulement ; « seul » si personne."),
     )
     bouts = forms.IntegerField(
-        label="Bouts",
+        label=_("Bouts"),
         required=False,
         widget=forms.RadioSelect(choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")]),
     )
     points = forms.CharField(
-        label="Points du preneur",
+        label=_("Points du preneur"),
         required=False,
         max_length=10,
         widget=forms.TextInput(
-            attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": "ex. 44,5"}
+            attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": _("ex. 44,5")}
         ),
     )
-    miseres = PlayersField(label="Misères", required=False, widget=forms.CheckboxSelectMultiple)
+    miseres = PlayersField(label=_("Misères"), required=False, widget=forms.CheckboxSelectMultiple)
     petit_au_bout = forms.CharField(
-        label="Petit au bout",
-        required=False,
-        widget=forms.RadioSelect(choices=[("", "non"), ("attack", "attaque"), ("defence", "défense")]),
-    )
-    chelem_announced = forms.BooleanField(label="Chelem annoncé", required=False)
-    chelem_made_by = forms.CharField(
-        label="Chelem réalisé par",
+        label=_("Petit au bout"),
         required=False,
         widget=forms.RadioSelect(
-            choices=[("", "personne"), ("attack", "l'attaque"), ("defence", "la défense")]
+            choices=[("", _("non")), ("attack", _("attaque")), ("defence", _("défense"))]
+        ),
+    )
+    chelem_announced = forms.BooleanField(label=_("Chelem annoncé"), required=False)
+    chelem_made_by = forms.CharField(
+        label=_("Chelem réalisé par"),
+        required=False,
+        widget=forms.RadioSelect(
+            choices=[("", _("personne")), ("attack", _("l'attaque")), ("defence", _("la défense"))]
         ),
     )
 
@@ -398,10 +438,10 @@ class DealForm(MotifMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = round_.season.rulebook.deal
         seat_choices = [(seat.player_id, seat.player.name) for seat in self.seats]
-        self.fields["dealer"].widget = forms.Select(choices=[("", "— donneur —"), *seat_choices])
-        self.fields["taker"].widget = forms.Select(choices=[("", "— preneur —"), *seat_choices])
+        self.fields["dealer"].widget = forms.Select(choices=[("", gettext("— donneur —")), *seat_choices])
+        self.fields["taker"].widget = forms.Select(choices=[("", gettext("— preneur —")), *seat_choices])
         self.fields["partner"].widget = forms.Select(
-            choices=[("", "— appelé —"), (SOLO, "seul"), *seat_choices]
+            choices=[("", gettext("— appelé —")), (SOLO, gettext("seul")), *seat_choices]
         )
         self.fields["miseres"].choices = seat_choices
         if not self.five:
@@ -409,7 +449,10 @@ class DealForm(MotifMixin, forms.Form):
             self.fields["called"].widget = forms.HiddenInput()
             self.fields["called_dame"].widget = forms.HiddenInput()
         thresholds = self.rules.poignee_thresholds[len(self.seats)] if self.seats else {}
-        sizes = [("", "—")] + [(size, f"{size} ({count} atouts)") for size, count in thresholds.items()]
+        sizes = [("", "—")] + [
+            (size, gettext("%(size)s (%(count)s atouts)") % {"size": size, "count": count})
+            for size, count in thresholds.items()
+        ]
         for seat in self.seats:
             self.fields[f"poignee_{seat.position}"] = forms.CharField(
                 label=seat.player.name, required=False, widget=forms.Select(choices=sizes)
@@ -421,17 +464,27 @@ class DealForm(MotifMixin, forms.Form):
 
     def say(self, field, message):
         """An error naming the deal and the field: « Donne 3, points : … »."""
-        return f"Donne {self.number}, {FIELD_LABELS.get(field, field)} : {message}"
+        return gettext("Donne %(number)s, %(field)s : %(message)s") % {
+            "number": self.number,
+            "field": FIELD_LABELS.get(field, field),
+            "message": message,
+        }
 
     def _french_errors(self):
         messages = {
-            "kind": {"required": "le type de donne est obligatoire"},
-            "dealer": {"required": "le donneur est obligatoire", "invalid": "joueur inconnu"},
-            "taker": {"invalid": "joueur inconnu"},
-            "partner": {"invalid": "joueur inconnu"},
-            "bouts": {"invalid": "un nombre entier de 0 à 3 est attendu"},
-            "points": {"max_length": "un nombre est attendu, par exemple 44,5"},
-            "miseres": {"invalid_choice": "joueur inconnu", "invalid_list": "liste de joueurs attendue"},
+            "kind": {"required": gettext("le type de donne est obligatoire")},
+            "dealer": {
+                "required": gettext("le donneur est obligatoire"),
+                "invalid": gettext("joueur inconnu"),
+            },
+            "taker": {"invalid": gettext("joueur inconnu")},
+            "partner": {"invalid": gettext("joueur inconnu")},
+            "bouts": {"invalid": gettext("un nombre entier de 0 à 3 est attendu")},
+            "points": {"max_length": gettext("un nombre est attendu, par exemple 44,5")},
+            "miseres": {
+                "invalid_choice": gettext("joueur inconnu"),
+                "invalid_list": gettext("liste de joueurs attendue"),
+            },
         }
         for name, errors in messages.items():
             for code, message in errors.items():
@@ -479,7 +532,7 @@ class DealForm(MotifMixin, forms.Form):
             return parse_points(self.cleaned_data.get("points"))
         except ValueError:
             raise forms.ValidationError(
-                self.say("points", "un nombre est attendu, par exemple 44,5")
+                self.say("points", gettext("un nombre est attendu, par exemple 44,5"))
             ) from None
 
     def clean(self):
@@ -495,7 +548,8 @@ class DealForm(MotifMixin, forms.Form):
             and data.get("taker") is not None
         ):
             self.add_error(
-                "partner", self.say("partner", "choisissez l'appelé, ou « seul » si le preneur joue seul")
+                "partner",
+                self.say("partner", gettext("choisissez l'appelé, ou « seul » si le preneur joue seul")),
             )
             return data
         self.candidate = self.build_deal(data)
@@ -514,7 +568,7 @@ class DealForm(MotifMixin, forms.Form):
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
             label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
-            self.add_error(name, self.say(label, f"sans objet pour {phrase}"))
+            self.add_error(name, self.say(label, gettext("sans objet pour %(phrase)s") % {"phrase": phrase}))
         return bool(filled)
 
     def build_deal(self, data):
@@ -547,7 +601,12 @@ class DealForm(MotifMixin, forms.Form):
         """Put an engine error on the matching form field, in French, with the deal number."""
         if error.deal_number not in (None, self.number):
             label = FIELD_LABELS.get(error.field, error.field)
-            self.add_error(None, f"Donne {error.deal_number}, {label} : {error.message}")
+            message = gettext("Donne %(number)s, %(field)s : %(message)s") % {
+                "number": error.deal_number,
+                "field": label,
+                "message": error.message,
+            }
+            self.add_error(None, message)
             return
         field = ENGINE_FIELDS.get(error.field, error.field)
         if error.field == "poignees":
@@ -581,8 +640,11 @@ class DealForm(MotifMixin, forms.Form):
         except IntegrityError:
             self.add_error(
                 None,
-                f"Une autre donne n°{self.number} vient d'être enregistrée sur cette manche : "
-                "rien n'a été enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne.",
+                gettext(
+                    "Une autre donne n°%(number)s vient d'être enregistrée sur cette manche : "
+                    "rien n'a été enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne."
+                )
+                % {"number": self.number},
             )
             return None
 
@@ -626,9 +688,9 @@ def delete_deal(deal, motif=None):
 
 
 class AdjustmentForm(MotifMixin, forms.Form):
-    player = forms.TypedChoiceField(label="Joueur", coerce=int)
-    code = forms.CharField(label="Bonus ou malus", widget=forms.Select)
-    note = forms.CharField(label="Raison", max_length=200, required=False)
+    player = forms.TypedChoiceField(label=_("Joueur"), coerce=int)
+    code = forms.CharField(label=_("Bonus ou malus"), widget=forms.Select)
+    note = forms.CharField(label=_("Raison"), max_length=200, required=False)
 
     def __init__(self, round_, *args, board=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -636,48 +698,55 @@ class AdjustmentForm(MotifMixin, forms.Form):
         self.board = board
         self.catalogue = {entry.code: entry for entry in round_.season.rulebook.championship.catalogue}
         seats = round_.seats.select_related("player").order_by("position")
-        self.fields["player"].choices = [("", "— joueur —")] + [(s.player_id, s.player.name) for s in seats]
+        self.fields["player"].choices = [("", gettext("— joueur —"))] + [
+            (s.player_id, s.player.name) for s in seats
+        ]
         self.fields["player"].error_messages.update(
-            required="Joueur : obligatoire.",
-            invalid_choice="Joueur : ce joueur n'est pas assis à cette table.",
+            required=gettext("Joueur : obligatoire."),
+            invalid_choice=gettext("Joueur : ce joueur n'est pas assis à cette table."),
         )
-        self.fields["code"].error_messages["required"] = "Bonus ou malus : obligatoire."
-        self.fields["code"].widget.choices = [("", "— choisir —")] + [
+        self.fields["code"].error_messages["required"] = gettext("Bonus ou malus : obligatoire.")
+        self.fields["code"].widget.choices = [("", gettext("— choisir —"))] + [
             (entry.code, self.entry_label(entry))
             for entry in self.catalogue.values()
             if board or not entry.board_only
         ]
         if board:
             self.fields["points"] = forms.IntegerField(
-                label="Points (Direction)",
+                label=gettext("Points (Direction)"),
                 required=False,
-                help_text="Vide : les points du catalogue.",
-                error_messages={"invalid": "Points : un nombre entier."},
+                help_text=gettext("Vide : les points du catalogue."),
+                error_messages={"invalid": gettext("Points : un nombre entier.")},
             )
         self.add_motif(round_)
 
     @staticmethod
     def entry_label(entry):
         points = f"+{entry.points}" if entry.points > 0 else str(entry.points).replace("-", "−")
-        suffix = " — Direction" if entry.board_only else ""
-        return f"{entry.label} ({points}){suffix}"
+        label = f"{entry.label} ({points})"
+        if entry.board_only:
+            return gettext("%(label)s — Direction") % {"label": label}
+        return label
 
     def clean_code(self):
         code = self.cleaned_data["code"]
         entry = self.catalogue.get(code)
         if entry is None:
             raise forms.ValidationError(
-                f"Bonus ou malus : « {code} » n'est pas dans le catalogue de la saison."
+                gettext("Bonus ou malus : « %(code)s » n'est pas dans le catalogue de la saison.")
+                % {"code": code}
             )
         if entry.board_only and not self.board:
-            raise forms.ValidationError(f"Bonus ou malus : « {entry.label} » est réservé à la Direction.")
+            raise forms.ValidationError(
+                gettext("Bonus ou malus : « %(label)s » est réservé à la Direction.") % {"label": entry.label}
+            )
         return code
 
     def clean(self):
         data = super().clean()
         if not self.board and (self.data.get(self.add_prefix("points")) or "").strip():
             self.add_error(
-                None, "Points : seule la Direction peut fixer d'autres points que ceux du catalogue."
+                None, gettext("Points : seule la Direction peut fixer d'autres points que ceux du catalogue.")
             )
         return data
 
@@ -723,8 +792,9 @@ class SeatTotalsForm(MotifMixin, forms.Form):
                 label=seat.player.name,
                 initial=seat.total,
                 error_messages={
-                    "required": f"Total de {seat.player} : obligatoire.",
-                    "invalid": f"Total de {seat.player} : un nombre entier est attendu.",
+                    "required": gettext("Total de %(player)s : obligatoire.") % {"player": seat.player},
+                    "invalid": gettext("Total de %(player)s : un nombre entier est attendu.")
+                    % {"player": seat.player},
                 },
             )
         self.add_motif(round_)
@@ -760,10 +830,13 @@ class SeatColoursForm(MotifMixin, forms.Form):
         for seat in self.seats:
             self.fields[f"colour_{seat.position}"] = forms.ChoiceField(
                 label=seat.player.name,
-                choices=[("", "— aucune —"), *COLOURS],
+                choices=[("", gettext("— aucune —")), *COLOURS],
                 required=False,
                 initial=seat.colour,
-                error_messages={"invalid_choice": f"Couleur de {seat.player} : couleur inconnue."},
+                error_messages={
+                    "invalid_choice": gettext("Couleur de %(player)s : couleur inconnue.")
+                    % {"player": seat.player}
+                },
             )
         self.add_motif(round_)
 
@@ -780,8 +853,8 @@ class SeatColoursForm(MotifMixin, forms.Form):
             if colour in taken:
                 self.add_error(
                     f"colour_{seat.position}",
-                    f"Couleur de {seat.player} : les jetons {COLOUR_LABELS[colour]} "
-                    f"sont déjà à {taken[colour]}.",
+                    gettext("Couleur de %(player)s : les jetons %(colour)s sont déjà à %(other)s.")
+                    % {"player": seat.player, "colour": COLOUR_LABELS[colour], "other": taken[colour]},
                 )
             else:
                 taken[colour] = seat.player.name

@@ -1,25 +1,27 @@
 """The upload form of a round sheet (JSON, SHEET_FORMAT.md)."""
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from championship.sheets import MAX_SHEET_BYTES
 
 
 class SheetUploadForm(forms.Form):
     sheet = forms.FileField(
-        label="Feuille de manche (fichier JSON)",
-        help_text="Une feuille au format d'échange, par exemple exportée d'une autre manche.",
+        label=_("Feuille de manche (fichier JSON)"),
+        help_text=_("Une feuille au format d'échange, par exemple exportée d'une autre manche."),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
     create_players = forms.BooleanField(
-        label="Inscrire les joueurs inconnus",
+        label=_("Inscrire les joueurs inconnus"),
         required=False,
-        help_text="Sinon, un nom qui n'est pas celui d'un joueur inscrit refuse la feuille.",
+        help_text=_("Sinon, un nom qui n'est pas celui d'un joueur inscrit refuse la feuille."),
     )
     homologate = forms.BooleanField(
-        label="Homologuer la manche importée",
+        label=_("Homologuer la manche importée"),
         required=False,
-        help_text="Acte de la Direction : la manche compte aussitôt au championnat.",
+        help_text=_("Acte de la Direction : la manche compte aussitôt au championnat."),
     )
 
     def __init__(self, *args, board=False, **kwargs):
@@ -31,7 +33,9 @@ class SheetUploadForm(forms.Form):
         upload = self.cleaned_data["sheet"]
         if upload.size > MAX_SHEET_BYTES:
             raise forms.ValidationError(
-                f"Fichier trop gros pour une feuille de manche ({upload.size} octets, "
-                f"{MAX_SHEET_BYTES} au plus)."
+                gettext(
+                    "Fichier trop gros pour une feuille de manche (%(size)s octets, %(maximum)s au plus)."
+                )
+                % {"size": upload.size, "maximum": MAX_SHEET_BYTES}
             )
         return upload

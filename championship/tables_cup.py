@@ -3,6 +3,7 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.championship import num, ordinal
@@ -41,7 +42,9 @@ class CupStatusTable(tables.Table):
     def render_rank(self, record):
         if record.row is None:
             return format_html('<span class="muted">{}</span>', _("non classé"))
-        return ordinal(record.row.rank) + (" ex æquo" if record.row.tied else "")
+        if record.row.tied:
+            return gettext("%(rank)s ex æquo") % {"rank": ordinal(record.row.rank)}
+        return ordinal(record.row.rank)
 
     def render_player(self, record):
         url = reverse("championship:player_season", args=[self.season.name, record.player.pk])

@@ -4,23 +4,25 @@ it has one column per seat and a row of explanation under each deal."""
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from championship.presenters import french_number, stage_label
 
 
 class RoundListTable(tables.Table):
-    number = tables.Column(verbose_name="N°", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
-    stage = tables.Column(verbose_name="Phase", accessor="stage", empty_values=())
-    date = tables.DateColumn(verbose_name="Date", format="d/m/Y", attrs={"td": {"class": "nowrap"}})
-    place = tables.Column(verbose_name="Lieu")
-    players = tables.Column(verbose_name="Joueurs", empty_values=(), orderable=False)
-    winner = tables.Column(verbose_name="Vainqueur", empty_values=(), orderable=False)
-    status = tables.Column(verbose_name="Statut", empty_values=())
+    number = tables.Column(verbose_name=_("N°"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    stage = tables.Column(verbose_name=_("Phase"), accessor="stage", empty_values=())
+    date = tables.DateColumn(verbose_name=_("Date"), format="d/m/Y", attrs={"td": {"class": "nowrap"}})
+    place = tables.Column(verbose_name=_("Lieu"))
+    players = tables.Column(verbose_name=_("Joueurs"), empty_values=(), orderable=False)
+    winner = tables.Column(verbose_name=_("Vainqueur"), empty_values=(), orderable=False)
+    status = tables.Column(verbose_name=_("Statut"), empty_values=())
 
     class Meta:
         orderable = False
         attrs = {"class": "rounds"}
-        empty_text = "Aucune manche pour l'instant."
+        empty_text = _("Aucune manche pour l'instant.")
 
     def __init__(self, *args, can_enter=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,18 +53,18 @@ class RoundListTable(tables.Table):
         links = format_html('<span class="badge {}">{}</span>', record.status, record.get_status_display())
         if self.can_enter and record.status != record.HOMOLOGATED:
             url = reverse("championship:round_edit", args=[record.pk])
-            links += format_html(' <a href="{}">saisir</a>', url)
+            links += format_html(' <a href="{}">{}</a>', url, gettext("saisir"))
         return links
 
 
 class RankingTable(tables.Table):
     """The ranking of one round, from `presenters.round_display(...).ranking`."""
 
-    rank = tables.Column(verbose_name="Rang", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
-    name = tables.Column(verbose_name="Joueur")
-    total = tables.Column(verbose_name="Total", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    rank = tables.Column(verbose_name=_("Rang"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    name = tables.Column(verbose_name=_("Joueur"))
+    total = tables.Column(verbose_name=_("Total"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
     championship_points = tables.Column(
-        verbose_name="Championnat",
+        verbose_name=_("Championnat"),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )
 
@@ -75,7 +77,9 @@ class RankingTable(tables.Table):
         super().__init__(rows, exclude=exclude)
 
     def render_rank(self, record):
-        return f"{record.rank}{' ex æquo' if record.tied else ''}"
+        if record.tied:
+            return gettext("%(rank)s ex æquo") % {"rank": record.rank}
+        return f"{record.rank}"
 
     def render_name(self, record):
         chip = format_html('<span class="chip {}" aria-hidden="true"></span>', record.colour)
@@ -100,11 +104,11 @@ class RankingTable(tables.Table):
 
 
 class AdjustmentTable(tables.Table):
-    player = tables.Column(verbose_name="Joueur")
-    label = tables.Column(verbose_name="Bonus ou malus")
-    points = tables.Column(verbose_name="Points", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
-    note = tables.Column(verbose_name="Raison", empty_values=())
-    entered_by = tables.Column(verbose_name="Saisi par")
+    player = tables.Column(verbose_name=_("Joueur"))
+    label = tables.Column(verbose_name=_("Bonus ou malus"))
+    points = tables.Column(verbose_name=_("Points"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    note = tables.Column(verbose_name=_("Raison"), empty_values=())
+    entered_by = tables.Column(verbose_name=_("Saisi par"))
 
     class Meta:
         orderable = False

@@ -3,6 +3,7 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.championship import num
@@ -76,9 +77,10 @@ class StandingsTable(SeasonTable):
     def render_rank(self, record):
         if record.tied:
             return format_html(
-                '<span title="{}">{} <span class="tie">ex æquo</span></span>',
+                '<span title="{}">{} <span class="tie">{}</span></span>',
                 _("à égalité sur tous les critères de départage"),
                 record.rank,
+                _("ex æquo"),
             )
         decided_by = record.standing.decided_by
         if decided_by and decided_by != "points":
@@ -90,7 +92,7 @@ class StandingsTable(SeasonTable):
         return record.rank
 
     def value_tied(self, record):
-        return "oui" if record.tied else ""
+        return gettext("oui") if record.tied else ""
 
     def render_sum_totals(self, value):
         return num(value)

@@ -16,6 +16,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.models import Round
@@ -56,13 +57,15 @@ def _get_report_round_for_user(request, pk):
     user = request.user
     if round_.is_homologated or can_enter_rounds(user, round_.season) or _is_author(user, round_):
         return round_
-    raise Http404("Ce compte-rendu n'est pas encore publié.")
+    raise Http404(gettext("Ce compte-rendu n'est pas encore publié."))
 
 
 def _get_report_round_for_writer(request, pk):
     round_ = _get_round(pk)
     if not _may_write(request.user, round_):
-        raise PermissionDenied("Seuls l'auteur désigné du compte-rendu et la Direction peuvent l'écrire.")
+        raise PermissionDenied(
+            gettext("Seuls l'auteur désigné du compte-rendu et la Direction peuvent l'écrire.")
+        )
     return round_
 
 
@@ -149,7 +152,7 @@ def report_edit(request, pk):
                 filed_on=form.cleaned_data.get("filed_on"),
                 reason="compte-rendu modifié" if existing else "compte-rendu déposé",
             )
-            messages.success(request, "Compte-rendu enregistré.")
+            messages.success(request, gettext("Compte-rendu enregistré."))
             return redirect("championship:report", pk=round_.pk)
     context = {
         "form": form,

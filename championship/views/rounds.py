@@ -12,6 +12,8 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url, reswap, retarget
 
@@ -32,13 +34,13 @@ from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListT
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
 
-HOMOLOGATED_READ_ONLY = "Cette manche est homologuée : seule la Direction peut la corriger."
+HOMOLOGATED_READ_ONLY = _("Cette manche est homologuée : seule la Direction peut la corriger.")
 
 
 def _get_season_for_entry(request, season_name):
     season = get_object_or_404(Season, name=season_name)
     if not can_enter_rounds(request.user, season):
-        raise PermissionDenied("Seuls le secrétaire et la Direction saisissent les manches.")
+        raise PermissionDenied(gettext("Seuls le secrétaire et la Direction saisissent les manches."))
     return season
 
 
@@ -46,7 +48,7 @@ def _get_round_for_user(request, pk):
     """A round to read: homologated for anyone, otherwise only for those who enter rounds."""
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not round_.is_homologated and not can_enter_rounds(request.user, round_.season):
-        raise Http404("Manche introuvable.")
+        raise Http404(gettext("Manche introuvable."))
     return round_
 
 
@@ -54,7 +56,7 @@ def _get_round_for_editing(request, pk):
     """A round to change: secretary or board; a homologated one, board only."""
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not can_enter_rounds(request.user, round_.season):
-        raise PermissionDenied("Seuls le secrétaire et la Direction saisissent les manches.")
+        raise PermissionDenied(gettext("Seuls le secrétaire et la Direction saisissent les manches."))
     if round_.is_homologated and not is_board(request.user, round_.season):
         raise PermissionDenied(HOMOLOGATED_READ_ONLY)
     return round_
@@ -63,7 +65,7 @@ def _get_round_for_editing(request, pk):
 def _get_deal_for_editing(request, pk, number):
     round_ = _get_round_for_editing(request, pk)
     if round_.totals_only:
-        raise Http404("Cette manche n'a que des totaux.")
+        raise Http404(gettext("Cette manche n'a que des totaux."))
     return round_, get_object_or_404(Deal, round=round_, number=number)
 
 
@@ -122,7 +124,7 @@ def round_create(request, season_name):
     form = RoundCreateForm(season, request.POST or None)
     if request.method == "POST" and form.is_valid():
         round_ = form.save()
-        messages.success(request, f"{round_} créée.")
+        messages.success(request, gettext("%(round)s créée.") % {"round": round_})
         return redirect("championship:round_edit", round_.pk)
     return render(request, "championship/rounds/create.html", {"season": season, "form": form})
 
@@ -140,7 +142,7 @@ def round_edit(request, pk):
         deal_form = DealForm(round_, request.POST or None)
         deal = deal_form.save_or_explain() if request.method == "POST" and deal_form.is_valid() else None
         if deal is not None:
-            done = f"Donne {deal.number} enregistrée."
+            done = gettext("Donne %(number)s enregistrée.") % {"number": deal.number}
             if request.htmx:
                 return _render_entry_update(request, round_, deal.number, done)
             messages.success(request, done)
@@ -148,7 +150,7 @@ def round_edit(request, pk):
         if request.method == "POST" and request.htmx:
             return _render_deal_errors(request, round_, deal_form)
     elif request.method == "POST":
-        raise Http404("Cette manche n'a que des totaux.")
+        raise Http404(gettext("Cette manche n'a que des totaux."))
     highlight = request.GET.get("donne", "")
     return _render_entry(
         request, round_, deal_form=deal_form, highlight=int(highlight) if highlight.isdigit() else None
@@ -219,7 +221,7 @@ def deal_edit(request, pk, number):
     form = DealForm(round_, request.POST or None, deal=deal)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, f"Donne {deal.number} corrigée.")
+        messages.success(request, gettext("Donne %(number)s corrigée.") % {"number": deal.number})
         return redirect(_edit_url(round_, deal.number))
     return _render_deal_edit(request, round_, deal, form, MotifForm(round_, prefix="del"))
 
@@ -240,7 +242,10 @@ def deal_delete(request, pk, number):
     if not form.is_valid():
         return _render_deal_edit(request, round_, deal, DealForm(round_, deal=deal), form)
     delete_deal(deal, form.reason)
-    messages.success(request, f"Donne {number} supprimée ; les donnes suivantes sont renumérotées.")
+    messages.success(
+        request,
+        gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
+    )
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -254,7 +259,10 @@ def adjustment_add(request, pk):
             return _render_bonus(request, round_, adjustment_form=form)
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
     adjustment = form.save(request.user)
-    done = f"{adjustment.player} : {form.entry_label(form.catalogue[adjustment.code])}."
+    done = gettext("%(player)s : %(label)s.") % {
+        "player": adjustment.player,
+        "label": form.entry_label(form.catalogue[adjustment.code]),
+    }
     if request.htmx:
         return _render_bonus(request, round_, bonus_done=done)
     messages.success(request, done)
@@ -274,7 +282,7 @@ def adjustment_delete(request, pk, adjustment_pk):
         messages.error(request, error)
         return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
     delete_adjustment(adjustment, form.reason)
-    done = f"Bonus/malus de {adjustment.player} supprimé."
+    done = gettext("Bonus/malus de %(player)s supprimé.") % {"player": adjustment.player}
     if request.htmx:
         return _render_bonus(request, round_, bonus_done=done)
     messages.success(request, done)
@@ -295,7 +303,7 @@ def seat_colours(request, pk):
     if not form.is_valid():
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), colours_form=form)
     form.save()
-    messages.success(request, "Couleurs des jetons enregistrées.")
+    messages.success(request, gettext("Couleurs des jetons enregistrées."))
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -304,12 +312,12 @@ def seat_colours(request, pk):
 def seat_totals(request, pk):
     round_ = _get_round_for_editing(request, pk)
     if not round_.totals_only:
-        raise Http404("Cette manche a ses donnes : ses totaux en découlent.")
+        raise Http404(gettext("Cette manche a ses donnes : ses totaux en découlent."))
     form = SeatTotalsForm(round_, request.POST, prefix="totals")
     if not form.is_valid():
         return _render_entry(request, round_, totals_form=form)
     form.save()
-    messages.success(request, "Totaux enregistrés.")
+    messages.success(request, gettext("Totaux enregistrés."))
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -334,7 +342,8 @@ def _run(request, round_, action, done):
 @require_POST
 def round_submit(request, pk):
     round_ = _get_round_for_editing(request, pk)
-    _run(request, round_, lambda: submit_round(round_, request.user), "Manche soumise pour homologation.")
+    done = gettext("Manche soumise pour homologation.")
+    _run(request, round_, lambda: submit_round(round_, request.user), done)
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -343,8 +352,8 @@ def round_submit(request, pk):
 def round_homologate(request, pk):
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not is_board(request.user, round_.season):
-        raise PermissionDenied("Seule la Direction homologue les manches.")
-    _run(request, round_, lambda: homologate_round(round_, request.user), "Manche homologuée.")
+        raise PermissionDenied(gettext("Seule la Direction homologue les manches."))
+    _run(request, round_, lambda: homologate_round(round_, request.user), gettext("Manche homologuée."))
     return redirect("championship:round", round_.pk)
 
 
@@ -352,7 +361,7 @@ def round_homologate(request, pk):
 @require_POST
 def round_reopen(request, pk):
     round_ = _get_round_for_editing(request, pk)
-    _run(request, round_, lambda: reopen_round(round_, request.user), "Manche remise en brouillon.")
+    _run(request, round_, lambda: reopen_round(round_, request.user), gettext("Manche remise en brouillon."))
     return redirect("championship:round_edit", round_.pk)
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.forms_sheets import SheetUploadForm
@@ -26,7 +27,9 @@ def _get_import_rights_for_user(user):
     """(seasons whose rounds the user enters, whether the user is board of one of them)."""
     seasons = [season for season in Season.objects.all() if can_enter_rounds(user, season)]
     if not seasons and not user.is_superuser:
-        raise PermissionDenied("Seuls le secrétaire et la Direction d'une saison importent des manches.")
+        raise PermissionDenied(
+            gettext("Seuls le secrétaire et la Direction d'une saison importent des manches.")
+        )
     board = user.is_superuser or any(is_board(user, season) for season in seasons)
     return seasons, board
 
@@ -35,7 +38,7 @@ def _get_round_for_export(request, pk):
     """A homologated round for anyone; another only for the secretary and the board."""
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not round_.is_homologated and not can_enter_rounds(request.user, round_.season):
-        raise Http404("Manche introuvable.")
+        raise Http404(gettext("Manche introuvable."))
     return round_
 
 
@@ -62,9 +65,13 @@ def round_import(request):
             errors = error.errors
         else:
             round_ = imported[0].round
-            messages.success(request, f"{round_} importée ({round_.get_status_display()}).")
+            messages.success(
+                request,
+                gettext("%(round)s importée (%(status)s).")
+                % {"round": round_, "status": round_.get_status_display()},
+            )
             for warning in imported[0].warnings:
-                messages.warning(request, f"Avertissement : {warning}")
+                messages.warning(request, gettext("Avertissement : %(warning)s") % {"warning": warning})
             return redirect(round_.get_absolute_url())
     context = {"form": form, "errors": errors, "seasons": seasons, "board": board}
     return render(request, "championship/sheets/import.html", context)

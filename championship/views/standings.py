@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
@@ -38,7 +39,7 @@ def _get_season(name):
 def _get_season_for_board(request, name):
     season = _get_season(name)
     if not is_board(request.user, season):
-        raise PermissionDenied("Seule la Direction de la saison peut modifier son règlement.")
+        raise PermissionDenied(gettext("Seule la Direction de la saison peut modifier son règlement."))
     return season
 
 
@@ -207,7 +208,9 @@ def season_rulebook(request, name):
             form.add_error("rulebook_text", f"Règlement refusé, rien n'est enregistré — {error}")
         else:
             messages.success(
-                request, f"Règlement de la saison {season.name} enregistré ; classement recalculé."
+                request,
+                gettext("Règlement de la saison %(name)s enregistré ; classement recalculé.")
+                % {"name": season.name},
             )
             return redirect("championship:season", season.name)
     return render(request, "championship/standings/rulebook.html", {"season": season, "form": form})

@@ -18,9 +18,9 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
 
 def read_po(path):
-    """A tiny .po reader: one dict per entry with msgid, msgid_plural, msgstr, msgstr[n] and its flags.
+    """A tiny .po reader: one dict per entry with msgctxt, msgid, msgid_plural, msgstr, msgstr[n], flags.
 
-    Enough for the files makemessages writes (no msgctxt, no obsolete #~ entries).
+    Enough for the files makemessages writes (no obsolete #~ entries).
     """
     entries, entry, key = [], None, None
     for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
@@ -93,6 +93,8 @@ def test_the_compiled_catalogue_matches_the_po_file(po_entries):
         if "msgid_plural" in entry:
             for n, form in ((1, "msgstr[0]"), (2, "msgstr[1]")):
                 assert translations.ngettext(entry["msgid"], entry["msgid_plural"], n) == entry[form]
+        elif "msgctxt" in entry:  # « — couleur — » is a card suit in the deal form, a chip colour elsewhere
+            assert translations.pgettext(entry["msgctxt"], entry["msgid"]) == entry["msgstr"], entry["msgid"]
         else:
             assert translations.gettext(entry["msgid"]) == entry["msgstr"], entry["msgid"]
 
@@ -210,3 +212,44 @@ def test_the_round_pages_stay_french_for_a_secretary_who_asks(
         assert label in html
     for label in english:
         assert label not in html
+
+
+# The forms are built in Python: their labels and errors follow the visitor's language too.
+ROUND_FORMS = {
+    "en": {
+        "labels": ['<label for="id_date">Date</label>', '<label for="id_place">Venue</label>', "Totals only"],
+        "error": "Deal 5, points: a number is expected, for example 44.5",
+    },
+    "fr": {
+        "labels": ['<label for="id_date">Date</label>', '<label for="id_place">Lieu</label>', "Totaux seuls"],
+        "error": "Donne 5, points : un nombre est attendu, par exemple 44,5",
+    },
+}
+
+
+@pytest.mark.parametrize("language, other", [("en", "fr"), ("fr", "en")])
+def test_it_speaks_the_visitors_language_in_the_round_forms(
+    client, secretary, round_with_a_bonus, language, other
+):
+    client.force_login(secretary.user)
+    headers = {"accept-language": language}
+    create = client.get(
+        reverse("championship:round_create", args=[round_with_a_bonus.season.name]), headers=headers
+    )
+    assert create.status_code == 200
+    html = create.content.decode()
+    for label in ROUND_FORMS[language]["labels"]:
+        assert label in html
+    for label in ROUND_FORMS[other]["labels"][1:]:
+        assert label not in html
+
+    seats = [seat.player_id for seat in round_with_a_bonus.seats.order_by("position")]
+    deal = {"kind": "played", "dealer": seats[4], "taker": seats[0], "contract": "garde", "called": "coeur"}
+    deal |= {"partner": seats[1], "bouts": "2", "points": "beaucoup"}
+    entry = reverse("championship:round_edit", args=[round_with_a_bonus.pk])
+    response = client.post(entry, deal, headers=headers)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert ROUND_FORMS[language]["error"] in html
+    assert ROUND_FORMS[other]["error"] not in html
+    assert round_with_a_bonus.deals.count() == 4
