@@ -144,7 +144,7 @@ def reports_due(season, as_of=None):
         if report is not None and report.filed_on is not None:
             continue
         status = report_status(round_, report, as_of)
-        author = report.author if report is not None else report_author(round_)
+        author = author_of(round_, report)
         due.append(DueReport(round_, author, status.deadline, status))
     return sorted(due, key=lambda item: (item.deadline, item.round.number))
 
@@ -264,28 +264,33 @@ class ReportDisplay:
         return [(seat.name, amount) for seat, amount in zip(seats, refunds, strict=False) if amount]
 
 
-def late_report_line(round_, report, author, status):
+def late_report_line(round_, author, status):
     """The automatic malus of a late or missing report, when the round counts for the standings."""
     if author is None or not counts_for_championship(round_):
         return None
     return late_report_item(author.name, status.weeks_late, round_.season.rulebook)
 
 
+def author_of(round_, report):
+    """The report's author or, while there is no report, the round's designated writer."""
+    return report.author if report is not None else report_author(round_)
+
+
 def round_late_report_line(round_, as_of=None):
     """`late_report_line` of a round as of a date (default: as the standings count it)."""
     report = report_of(round_)
-    author = report.author if report is not None else report_author(round_)
+    author = author_of(round_, report)
     status = report_status(round_, report, as_of or default_as_of(round_.season))
-    return late_report_line(round_, report, author, status)
+    return late_report_line(round_, author, status)
 
 
 def report_display(round_, as_of=None):
     """Everything a compte-rendu shows (REGLEMENT §6), for the page and the PDF alike."""
     as_of = as_of or default_as_of(round_.season)
     report = report_of(round_)
-    author = report.author if report is not None else report_author(round_)
+    author = author_of(round_, report)
     status = report_status(round_, report, as_of)
-    late = late_report_line(round_, report, author, status)
+    late = late_report_line(round_, author, status)
     shown = round_display(round_)
     return ReportDisplay(
         round=shown,
