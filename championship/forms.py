@@ -8,6 +8,7 @@ with it, then attaches the engine's `ScoringError` to the matching field.
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -15,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from championship.models import COLOURS, Adjustment, Deal, Round, Seat
 from championship.services import next_deal_number, next_round_number, rescore_round, score_stored_round
+from federation import validators
 from federation.models import Player
 from scoring.errors import ScoringError
 
@@ -86,8 +88,44 @@ ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIEL
 MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
 
 
+class TextField(forms.CharField):
+    """A text refused with a French message naming `field_name` (the field as its errors call it) when
+    it holds a control character (a one-line text, also a bidi control); `formula=True` for a
+    name or a place, which an export may put in a spreadsheet."""
+
+    def __init__(self, *args, field_name, multiline=False, formula=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The shared rule says which character and names the field; Django's NUL check would not.
+        self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+        self.field_name, self.multiline, self.formula = field_name, multiline, formula
+
+    def validate(self, value):
+        super().validate(value)
+        if value in self.empty_values:
+            return
+        if self.formula:
+            validators.check(self.field_name, validators.name_problem(value))
+        else:
+            validators.check(self.field_name, validators.text_problem(value, multiline=self.multiline))
+
+
+class BoundedIntegerField(forms.IntegerField):
+    """An integer within shared `bounds`, refused with the same message as the sheet import."""
+
+    def __init__(self, *args, field_name, bounds, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.field_name, self.bounds = field_name, bounds
+        self.widget.attrs.update(min=bounds.low, max=bounds.high)
+
+    def validate(self, value):
+        super().validate(value)
+        if value not in self.empty_values:
+            validators.check(self.field_name, validators.bounds_problem(value, self.bounds))
+
+
 def motif_field():
-    return forms.CharField(
+    return TextField(
+        field_name=_("Motif"),
         label=_("Motif de la correction"),
         max_length=MOTIF_MAX_LENGTH,
         help_text=_("Obligatoire : la manche est homologuée, la correction est inscrite à l'historique."),
@@ -145,16 +183,14 @@ class RoundCreateForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
     )
-    place = forms.CharField(label=_("Lieu"), max_length=120, required=False)
+    place = TextField(field_name=_("Lieu"), formula=True, label=_("Lieu"), max_length=120, required=False)
     stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial="regular")
-    number = forms.IntegerField(
+    number = BoundedIntegerField(
+        field_name=_("Numéro"),
+        bounds=validators.ROUND_NUMBER,
         label=_("Numéro"),
         required=False,
-        min_value=1,
-        error_messages={
-            "min_value": _("Numéro : à partir de 1."),
-            "invalid": _("Numéro : un nombre entier."),
-        },
+        error_messages={"invalid": _("Numéro : un nombre entier.")},
     )
     totals_only = forms.BooleanField(
         label=_("Totaux seuls (les donnes n'ont pas été gardées)"),
@@ -191,7 +227,9 @@ class RoundCreateForm(forms.Form):
                 initial=COLOURS[row - 1][0],
                 error_messages={"invalid_choice": gettext("Couleur %(row)s : couleur inconnue.") % values},
             )
-            self.fields[f"total_{row}"] = forms.IntegerField(
+            self.fields[f"total_{row}"] = BoundedIntegerField(
+                field_name=gettext("Total %(row)s") % values,
+                bounds=validators.ROUND_TOTAL,
                 label=gettext("Total %(row)s") % values,
                 required=False,
                 widget=forms.NumberInput(attrs={"placeholder": gettext("total (ex. -120)")}),
@@ -209,6 +247,13 @@ class RoundCreateForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data.get("date") is not None:
+            season = self.season
+            problem = validators.round_date_problem(
+                data["date"], season.name, season.start_date, season.end_date
+            )
+            if problem:
+                self.add_error("date", validators.field_message(gettext("Date"), problem))
         stage, _sep, table = data.get("stage", "regular").partition(":")
         data["stage_code"], data["table"] = stage, table
         seated = []
@@ -293,6 +338,8 @@ class RoundCreateForm(forms.Form):
         for row, player, _colour, total in seated:
             if total is None:
                 missing = True
+                if f"total_{row}" in self.errors:  # typed but refused (not a number, out of bounds)
+                    continue
                 self.add_error(
                     f"total_{row}",
                     gettext("Total %(row)s : le total de %(player)s est obligatoire.")
@@ -537,6 +584,10 @@ class DealForm(MotifMixin, forms.Form):
 
     def clean(self):
         data = super().clean()
+        if problem := validators.deal_number_problem(self.number):
+            self.add_error(
+                None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
+            )
         if self.errors:
             return data
         if data["kind"] in NOT_PLAYED and self._refuse_played_fields(data):
@@ -690,7 +741,7 @@ def delete_deal(deal, motif=None):
 class AdjustmentForm(MotifMixin, forms.Form):
     player = forms.TypedChoiceField(label=_("Joueur"), coerce=int)
     code = forms.CharField(label=_("Bonus ou malus"), widget=forms.Select)
-    note = forms.CharField(label=_("Raison"), max_length=200, required=False)
+    note = TextField(field_name=_("Raison"), label=_("Raison"), max_length=200, required=False)
 
     def __init__(self, round_, *args, board=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -712,7 +763,9 @@ class AdjustmentForm(MotifMixin, forms.Form):
             if board or not entry.board_only
         ]
         if board:
-            self.fields["points"] = forms.IntegerField(
+            self.fields["points"] = BoundedIntegerField(
+                field_name=gettext("Points"),
+                bounds=validators.ADJUSTMENT_POINTS,
                 label=gettext("Points (Direction)"),
                 required=False,
                 help_text=gettext("Vide : les points du catalogue."),
@@ -788,7 +841,9 @@ class SeatTotalsForm(MotifMixin, forms.Form):
         self.round = round_
         self.seats = list(round_.seats.select_related("player").order_by("position"))
         for seat in self.seats:
-            self.fields[f"total_{seat.position}"] = forms.IntegerField(
+            self.fields[f"total_{seat.position}"] = BoundedIntegerField(
+                field_name=gettext("Total de %(player)s") % {"player": seat.player},
+                bounds=validators.ROUND_TOTAL,
                 label=seat.player.name,
                 initial=seat.total,
                 error_messages={

@@ -18,15 +18,18 @@ import datetime
 import difflib
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import PurePath
 
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from championship.models import COLOURS, Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.reports import round_late_report_line
 from championship.services import RoundError, homologate_round, rescore_round
+from federation import validators
 from federation.models import SEASON_NAME, Player, Season
 from federation.roles import can_enter_rounds, is_board
 from scoring.championship import ITEM_ORDER
@@ -74,7 +77,8 @@ STAGES = (Round.REGULAR, Round.PLAYOFF, Round.FINAL)
 PLAYOFF_TABLES = ("A", "B")
 COLOUR_CODES = tuple(code for code, _label in COLOURS)
 MAX_SHEET_BYTES = 1_000_000
-MAX_ROUND_NUMBER = 32767
+MAX_JSON_DEPTH = 20  # a sheet needs 5: sheet, deals, deal, poignees, poignee
+BOUTS = validators.Bounds(0, 3)
 
 DEAL_CHOICES = {
     "contract": ((*CONTRACTS, *CONTRACT_ALIASES), "contrat inconnu"),
@@ -249,14 +253,33 @@ def parse_json(file, data):
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise SheetImportError([SheetError(file, "le fichier n'est pas un texte UTF-8")]) from None
+    too_deep = f"JSON refusé : imbrication trop profonde ({MAX_JSON_DEPTH} niveaux au plus)"
     try:
-        return json.loads(data, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        parsed = json.loads(data, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         detail = JSON_MESSAGES.get(error.msg, error.msg)
         message = f"JSON illisible à la ligne {error.lineno}, colonne {error.colno} ({detail})"
         raise SheetImportError([SheetError(file, message)]) from None
+    except RecursionError:
+        raise SheetImportError([SheetError(file, too_deep)]) from None
     except ValueError as error:
+        if "integer string conversion" in str(error):
+            error = f"nombre trop long ({sys.get_int_max_str_digits()} chiffres au plus)"
         raise SheetImportError([SheetError(file, f"JSON refusé : {error}")]) from None
+    if _depth(parsed) > MAX_JSON_DEPTH:
+        raise SheetImportError([SheetError(file, too_deep)])
+    return parsed
+
+
+def _depth(value):
+    """How deeply lists and objects nest in parsed JSON (iteratively: no recursion to exhaust)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack and deepest <= MAX_JSON_DEPTH:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 # --- step 2 and 3: structure and rules --------------------------------------------------------------
@@ -297,7 +320,9 @@ class _Reader:
                 self.fail(f"{prefix}{key}", "champ obligatoire manquant", deal)
         return ok
 
-    def text(self, value, field_, deal=None, *, null=False, max_length=None, empty=True):
+    def text(self, value, field_, deal=None, *, null=False, max_length=None, empty=True, **rules):
+        """A text: one line unless ``multiline=True``; ``formula=True`` for a name or a place, which
+        an export may put in a spreadsheet. The rules are the entry forms' (federation.validators)."""
         if value is None and null:
             return None
         if not isinstance(value, str):
@@ -306,6 +331,12 @@ class _Reader:
             return self.fail(field_, "ne doit pas être vide", deal)
         if max_length is not None and len(value) > max_length:
             return self.fail(field_, f"{max_length} caractères au plus (ici {len(value)})", deal)
+        if rules.get("formula"):
+            problem = validators.name_problem(value)
+        else:
+            problem = validators.text_problem(value, multiline=rules.get("multiline", False))
+        if problem:
+            return self.fail(field_, problem, deal)
         return value
 
     def choice(self, value, field_, choices, unknown, deal=None, *, null=False):
@@ -317,7 +348,9 @@ class _Reader:
             return self.fail(field_, f"{unknown} « {value} » (possibles : {', '.join(choices)})", deal)
         return value
 
-    def integer(self, value, field_, deal=None, *, low=None, high=None, null=False):
+    def integer(self, value, field_, deal=None, *, bounds, null=False):
+        """An integer within `bounds` (federation.validators): what the database holds and a
+        game night makes sense of."""
         if value is None and null:
             return None
         if isinstance(value, float) and value.is_integer():
@@ -325,10 +358,8 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             shown = _french_number(value) if isinstance(value, float) else _json_type(value)
             return self.fail(field_, f"un nombre entier est attendu, pas {shown}", deal)
-        if (low is not None and value < low) or (high is not None and value > high):
-            if high is None:
-                return self.fail(field_, f"{value} doit valoir au moins {low}", deal)
-            return self.fail(field_, f"{value} n'est pas entre {low} et {high}", deal)
+        if problem := validators.bounds_problem(value, bounds):
+            return self.fail(field_, problem, deal)
         return value
 
     def date(self, value, field_, deal=None, *, null=False):
@@ -343,7 +374,7 @@ class _Reader:
             return self.fail(field_, f"« {value} » n'est pas une date AAAA-MM-JJ valide", deal)
 
     def name(self, value, field_, deal=None, *, null=False):
-        return self.text(value, field_, deal, null=null, max_length=80, empty=False)
+        return self.text(value, field_, deal, null=null, max_length=80, empty=False, formula=True)
 
     def score_map(self, value, field_, seated):
         """An object {player: integer total}, one entry per seated player."""
@@ -355,7 +386,7 @@ class _Reader:
             if name not in seated:
                 self.fail(f"{field_}.{name}", f"{name} n'est pas assis à cette table")
                 continue
-            total = self.integer(total, f"{field_}.{name}")
+            total = self.integer(total, f"{field_}.{name}", bounds=validators.ROUND_TOTAL)
             if total is not _BAD:
                 result[name] = total
         for name in seated:
@@ -378,9 +409,9 @@ class _Reader:
         season_name, season, rulebook = self.read_season(sheet.get("season"))
         number = _BAD
         if "number" in sheet:
-            number = self.integer(sheet["number"], "number", low=1, high=MAX_ROUND_NUMBER)
+            number = self.integer(sheet["number"], "number", bounds=validators.ROUND_NUMBER)
         date = self.date(sheet["date"], "date") if "date" in sheet else _BAD
-        place = self.text(sheet.get("place"), "place", null=True, max_length=120)
+        place = self.text(sheet.get("place"), "place", null=True, max_length=120, formula=True)
         stage, table = self.read_stage(sheet)
         if season_name is not _BAD and date is not _BAD:
             self.check_date(season_name, season, date)
@@ -474,12 +505,8 @@ class _Reader:
 
     def check_date(self, season_name, season, date):
         start, end = (season.start_date, season.end_date) if season else season_dates(season_name)
-        if not start <= date <= end:
-            self.fail(
-                "date",
-                f"le {date:%d/%m/%Y} n'est pas dans la saison {season_name} "
-                f"(du {start:%d/%m/%Y} au {end:%d/%m/%Y})",
-            )
+        if problem := validators.round_date_problem(date, season_name, start, end):
+            self.fail("date", problem)
 
     def read_stage(self, sheet):
         stage = self.choice(sheet.get("stage", Round.REGULAR), "stage", STAGES, "phase inconnue")
@@ -542,6 +569,9 @@ class _Reader:
         if not value:
             self.fail("deals", "au moins une donne est attendue (ou « totals » pour une soirée sans donnes)")
             return None
+        if problem := validators.deal_number_problem(len(value)):
+            self.fail("deals", f"{problem} (ici {len(value)})")
+            return None
         deals = [self.read_deal(number, raw, table_size) for number, raw in enumerate(value, start=1)]
         return None if _BAD in deals else deals
 
@@ -569,7 +599,7 @@ class _Reader:
             if key in raw:
                 values[key] = self.choice(raw[key], key, choices, unknown, number, null=key != "called_rank")
         if "bouts" in raw:
-            values["bouts"] = self.integer(raw["bouts"], "bouts", number, low=0, high=3, null=True)
+            values["bouts"] = self.integer(raw["bouts"], "bouts", number, bounds=BOUTS, null=True)
         if "points" in raw:
             values["points"] = self.read_points(raw["points"], number)
         if "poignees" in raw:
@@ -676,7 +706,9 @@ class _Reader:
                     )
             if entry is not None and entry.board_only and not board:
                 code = self.fail(f"{prefix}code", f"« {entry.label} » est réservé à la Direction")
-            points = self.integer(raw.get("points"), f"{prefix}points", null=True)
+            points = self.integer(
+                raw.get("points"), f"{prefix}points", bounds=validators.ADJUSTMENT_POINTS, null=True
+            )
             if points not in (None, _BAD) and not board:
                 points = self.fail(f"{prefix}points", "seule la Direction fixe des points hors catalogue")
             note = self.text(raw.get("note"), f"{prefix}note", null=True, max_length=200) or ""
@@ -685,13 +717,15 @@ class _Reader:
         return adjustments
 
     def registered(self, name, field_, known):
-        """A registered player's name (added to ``known``), or with --create-players any name."""
-        if name in known or self.create_players:
+        """A registered player's name (added to ``known``), or with --create-players any name
+        (the player is created on saving unless registered)."""
+        if name in known:
             return name
         player = Player.objects.filter(name=name).first()
-        if player is None:
+        if player is not None:
+            known[name] = player
+        elif not self.create_players:
             return self.fail(field_, f"« {name} » n'est pas un joueur inscrit ({self.players_hint})")
-        known[name] = player
         return name
 
     def read_report(self, value, seated, date):
@@ -707,7 +741,7 @@ class _Reader:
             filed = self.fail(
                 "report.filed", f"rendu le {filed:%d/%m/%Y}, avant la manche du {date:%d/%m/%Y}"
             )
-        text = self.text(value.get("text"), "report.text", null=True) or ""
+        text = self.text(value.get("text"), "report.text", null=True, multiline=True) or ""
         if _BAD in (author, filed, text):
             return None
         return {"author": author, "filed": filed, "text": text}
@@ -741,7 +775,8 @@ def read_sheet(file, data, *, create_players=False, homologate=False, user=None,
     """Check one sheet (bytes, text or parsed JSON) without writing: a ``_Sheet`` or SheetImportError."""
     sheet = parse_json(file, data) if isinstance(data, bytes | str) else data
     reader = _Reader(file, create_players, homologate, user, players_hint)
-    checked = reader.read(sheet)
+    with translation.override("fr"):  # a sheet's errors are French, the shared rules' included
+        checked = reader.read(sheet)
     if reader.errors:
         raise SheetImportError(reader.errors)
     return checked

@@ -6,13 +6,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from championship.tables_export import SpreadsheetSafeTable
 from scoring.championship import num, ordinal
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 
 STATUS_LABELS = {QUALIFIED: _("qualifié"), ELIMINATED: _("éliminé"), IN_CONTENTION: _("en course")}
 
 
-class CupStatusTable(tables.Table):
+class CupStatusTable(SpreadsheetSafeTable):
     """Each player's status for the play-offs, with the reason it is certain (or not yet)."""
 
     rank = tables.Column(_("Rang"), accessor="row", empty_values=(), attrs={"td": {"class": "rank"}})

@@ -8,9 +8,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from championship.presenters import french_number, stage_label
+from championship.tables_export import SpreadsheetSafeTable
 
 
-class RoundListTable(tables.Table):
+class RoundListTable(SpreadsheetSafeTable):
     number = tables.Column(verbose_name=_("N°"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
     stage = tables.Column(verbose_name=_("Phase"), accessor="stage", empty_values=())
     date = tables.DateColumn(verbose_name=_("Date"), format="d/m/Y", attrs={"td": {"class": "nowrap"}})
@@ -57,7 +58,7 @@ class RoundListTable(tables.Table):
         return links
 
 
-class RankingTable(tables.Table):
+class RankingTable(SpreadsheetSafeTable):
     """The ranking of one round, from `presenters.round_display(...).ranking`."""
 
     rank = tables.Column(verbose_name=_("Rang"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
@@ -103,7 +104,7 @@ class RankingTable(tables.Table):
         )
 
 
-class AdjustmentTable(tables.Table):
+class AdjustmentTable(SpreadsheetSafeTable):
     player = tables.Column(verbose_name=_("Joueur"))
     label = tables.Column(verbose_name=_("Bonus ou malus"))
     points = tables.Column(verbose_name=_("Points"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})

@@ -6,6 +6,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from championship.tables_export import SpreadsheetSafeTable
 from scoring.championship import num
 from scoring.ranking import TIEBREAK_LABELS
 
@@ -25,7 +26,7 @@ def detail_column():
     )
 
 
-class SeasonTable(tables.Table):
+class SeasonTable(SpreadsheetSafeTable):
     """Player, points (linking to their explanation) and the explanation link."""
 
     def __init__(self, data, season, **kwargs):

@@ -11,14 +11,17 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from federation.validators import validate_player_name, validate_player_nickname
 from scoring.rulebook import RulebookError, default_rulebook_text, load_rulebook
 
 SEASON_NAME = re.compile(r"^\d{4}-\d{4}$")
 
 
 class Player(models.Model):
-    name = models.CharField(_("nom"), max_length=80, unique=True)
-    nickname = models.CharField(_("surnom"), max_length=80, blank=True)
+    name = models.CharField(_("nom"), max_length=80, unique=True, validators=[validate_player_name])
+    nickname = models.CharField(
+        _("surnom"), max_length=80, blank=True, validators=[validate_player_nickname]
+    )
     active = models.BooleanField(_("actif"), default=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -244,7 +244,7 @@ INVALID_SHEETS = [
     ),
     ("season-type", change(["season"], 2010), "champ « season » : un texte est attendu, pas un nombre"),
     ("season-missing", change(["season"], DELETE), "champ « season » : champ obligatoire manquant"),
-    ("number-zero", change(["number"], 0), "champ « number » : 0 n'est pas entre 1 et 32767"),
+    ("number-zero", change(["number"], 0), "champ « number » : 0 n'est pas entre 1 et 999"),
     (
         "number-text",
         change(["number"], "12"),

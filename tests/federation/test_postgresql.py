@@ -4,6 +4,7 @@ PostgreSQL, compared with the same commands on SQLite.
 Runs when TEST_POSTGRES_URL names a database the tests may empty (CI starts one, see .ci/run).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -48,3 +49,33 @@ def test_it_gives_the_same_outputs_on_postgresql_as_on_sqlite(tmp_path):
     assert manage(POSTGRES_URL, "shell", "-v0", "-c", vendor).strip() == "postgresql"
     for args in OUTPUTS:
         assert manage(POSTGRES_URL, *args) == manage(sqlite_url, *args), args
+
+
+def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path):
+    """What PostgreSQL alone used to refuse with a crash (a 32-bit total, a NUL byte) is refused by
+    the import's own rules, in French, before the database is reached."""
+    manage(POSTGRES_URL, "migrate", "-v0")
+    players = ["Alice", "Bruno", "Chloé", "David", "Émile"]
+    sheet = {
+        "season": "2030-2031",
+        "number": 1,
+        "date": "2030-11-19",
+        "place": "Chez\u0000Steph",
+        "players": [{"name": name} for name in players],
+        "totals": dict(zip(players, [3 * 10**9, -(3 * 10**9), 0, 0, 0], strict=True)),
+    }
+    path = tmp_path / "bornes.json"
+    path.write_text(json.dumps(sheet), "utf-8")
+    env = dict(os.environ, DATABASE_URL=POSTGRES_URL, DEBUG="0", SECRET_KEY="ci-" + "x" * 40)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_round", str(path), "--create-players"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "bornes.json, champ « place » : caractère de contrôle U+0000 interdit" in result.stderr
+    assert "champ « totals.Alice » : 3000000000 n'est pas entre -1000000 et 1000000" in result.stderr
