@@ -308,14 +308,24 @@ def load_rulebook_data(data: Mapping[str, Any]) -> Rulebook:
         raise _translate(error) from None
 
 
+# The shipped rulebook, comments included, is about 7,000 characters; no real one comes near this.
+MAX_RULEBOOK_CHARS = 100_000
+
+
 def load_rulebook(text: str) -> Rulebook:
+    if len(text) > MAX_RULEBOOK_CHARS:
+        raise RulebookError(
+            "rulebook", f"fichier trop long ({len(text)} caractères, au plus {MAX_RULEBOOK_CHARS})"
+        )
     try:
         data = tomllib.loads(text)
+        return load_rulebook_data(data)
     except tomllib.TOMLDecodeError as error:
         where = re.search(r"line (\d+), column (\d+)", str(error))
         detail = f" à la ligne {where[1]}, colonne {where[2]}" if where else ""
         raise RulebookError("rulebook", f"fichier TOML illisible{detail}") from None
-    return load_rulebook_data(data)
+    except RecursionError:
+        raise RulebookError("rulebook", "fichier TOML illisible : trop d'imbrication de tableaux") from None
 
 
 def default_rulebook_text() -> str:

@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from scoring.registry_keys import AWARD_KEYS, TIEBREAK_KEYS
 from scoring.rulebook import (
+    MAX_RULEBOOK_CHARS,
     Rulebook,
     RulebookError,
     default_rulebook_text,
@@ -264,3 +265,26 @@ def test_it_accepts_any_positive_number_where_one_is_expected(path, value):
     except RulebookError as error:
         # A number may still break a consistency rule of its section (order of thresholds…).
         assert error.field != path or "décroissants" in error.message or "91" in error.message
+
+
+@pytest.mark.parametrize(
+    "toml",
+    [
+        "a = " + "[" * 5000 + "]" * 5000,
+        "[deal]\nchip_unit = " + "{x = " * 3000 + "1" + "}" * 3000,
+    ],
+    ids=["nested arrays", "nested tables"],
+)
+def test_it_refuses_a_deeply_nested_rulebook_with_a_message(toml):
+    with pytest.raises(RulebookError) as caught:
+        load_rulebook(toml)
+    assert caught.value.field == "rulebook"
+    assert "imbrication" in caught.value.message
+
+
+def test_it_refuses_a_rulebook_longer_than_any_real_one():
+    toml = "# " + "x" * (MAX_RULEBOOK_CHARS) + "\n"
+    with pytest.raises(RulebookError) as caught:
+        load_rulebook(toml)
+    assert caught.value.field == "rulebook"
+    assert "trop long" in caught.value.message
