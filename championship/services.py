@@ -5,6 +5,7 @@ stored results (deal shares, seat totals and ranks, championship lines), in one 
 Every failure is a `RoundError` carrying a code and a French message naming the field.
 """
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from championship.models import COLOURS as COLOURS_CHOICES
 from championship.models import Adjustment, ChampionshipLine, Deal, Round, Seat
+from federation.history import recorded_as
 from scoring.championship import (
     RoundFacts,
     adjustment_item,
@@ -83,8 +85,13 @@ def score_stored_round(round_, deals=None):
 
 
 @transaction.atomic
-def rescore_round(round_, reason=None):
-    """Score a round and store every figure it gives; `reason` goes into the history."""
+def rescore_round(round_, reason=None, *, record=False):
+    """Score a round and store every figure it gives; `reason` goes into the history.
+
+    Every stored figure that changes (deal shares, seat totals and ranks, the round's warnings
+    and pot) is saved with its history record, with `reason` (else "recalcul"). With `record`,
+    the round gets a history record carrying `reason` even if its own figures did not move.
+    """
     scored = score_stored_round(round_)
     result = scored.result
     ids = {name: player_id for player_id, name in scored.names.items()}
@@ -110,9 +117,12 @@ def rescore_round(round_, reason=None):
             seat.total, seat.rank, seat.tied = result.totals[name], rank, tied
             seat._change_reason = reason or "recalcul"
             seat.save(update_fields=["total", "rank", "tied"])
-    round_.warnings = list(result.warnings)
-    round_.pot_left = sum(result.pot_refund.values())
-    Round.objects.filter(pk=round_.pk).update(warnings=round_.warnings, pot_left=round_.pot_left)
+    warnings, pot_left = list(result.warnings), sum(result.pot_refund.values())
+    stored = Round.objects.filter(pk=round_.pk).values_list("warnings", "pot_left").get()
+    round_.warnings, round_.pot_left = warnings, pot_left
+    if record or stored != (warnings, pot_left):
+        round_._change_reason = reason or "recalcul"
+        round_.save(update_fields=["warnings", "pot_left"])
     store_championship_lines(round_, scored)
     return scored
 
@@ -176,11 +186,34 @@ def store_championship_lines(round_, scored=None):
     return ChampionshipLine.objects.bulk_create(lines)
 
 
+REASON_MAX_LENGTH = 100  # what django-simple-history keeps of a change reason
+
+
+def required_reason(reason):
+    """The reason of a season-wide change, stripped; RoundError if it is missing or too long."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RoundError(
+            "reason",
+            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+            "et de chaque manche recalculée.",
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
+    return reason
+
+
 @transaction.atomic
-def rescore_season(season):
-    """Recompute every round of a season (after its rulebook changed), all or nothing."""
-    for round_ in season.rounds.order_by("stage", "number"):
-        rescore_round(round_, reason="règlement de la saison modifié")
+def rescore_season(season, reason, user=None):
+    """Recompute every round of a season (after its rulebook changed), all or nothing.
+
+    `reason` (required) goes into the history of every round recomputed, with `user` as its
+    author when given (on the site, the request's user is the author anyway).
+    """
+    reason = required_reason(reason)
+    with recorded_as(user) if user is not None else nullcontext():
+        for round_ in season.rounds.order_by("stage", "table", "number"):
+            rescore_round(round_, reason=reason, record=True)
 
 
 def check_complete(round_):
@@ -216,6 +249,8 @@ def homologate_round(round_, user=None):
     round_.homologated_at = timezone.now()
     round_.homologated_by = user
     round_._change_reason = "homologation"
+    if user is not None:
+        round_._history_user = user  # outside a request too (commands, demo)
     round_.save()
     return rescore_round(round_)
 
@@ -323,6 +358,7 @@ __all__ = [
     "reopen_round",
     "rescore_round",
     "rescore_season",
+    "required_reason",
     "score_stored_round",
     "seats_in_order",
     "store_championship_lines",

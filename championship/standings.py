@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from championship.charts import ChartFrame, Plot
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
-from championship.services import rescore_season
+from championship.services import required_reason, rescore_season
 from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
 from scoring.championship import LineItem, late_report_item, late_report_weeks
@@ -560,16 +560,18 @@ def cup_champion(season, standings=None):
 def update_season_rulebook(season, text, user=None, reason=""):
     """Validate a season's new rulebook, save it and recompute the whole season, all or nothing.
 
-    Raises `RulebookError` (naming the field, in French) and then nothing is saved.
+    Raises `RulebookError` (naming the field, in French), or `RoundError` without a reason
+    (it goes into the history of the season and of every round), and then nothing is saved.
     """
     load_rulebook(text)
+    reason = required_reason(reason)
     season.rulebook_text = text
-    season._change_reason = reason or "règlement de la saison modifié"
+    season._change_reason = reason
     if user is not None and user.is_authenticated:
         season._history_user = user
     season.save()
     try:
-        rescore_season(season)
+        rescore_season(season, reason, user)
     except ScoringError as error:
         raise RulebookError("rulebook", f"une manche ne peut plus être calculée ({error})") from error
     return season

@@ -1,4 +1,4 @@
-"""The federation itself: players, seasons with their rulebook, and the board."""
+"""The federation itself: players, seasons with their rulebook, and the board (each with its history)."""
 
 import re
 from functools import cached_property
@@ -31,6 +31,7 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
@@ -137,6 +138,7 @@ class Official(models.Model):
         Player, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="offices"
     )
     role = models.CharField(_("fonction"), max_length=20, choices=ROLES)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["season", "role"]

@@ -2,11 +2,11 @@
 
 Anonymous visitors read published pages; a player writes his own reports; a secretary enters
 rounds; the président and vice-président (the board) homologate, correct homologated rounds,
-edit the season's rulebook and grant discretionary bonuses and maluses. A Django superuser
-counts as board of every season.
+edit the season's rulebook, grant discretionary bonuses and maluses and name the season's
+officials (in the admin). A Django superuser counts as board of every season.
 """
 
-from federation.models import Official
+from federation.models import Official, Season
 
 
 def player_of(user):
@@ -34,3 +34,14 @@ def is_board(user, season):
 
 def can_enter_rounds(user, season):
     return is_board(user, season) or Official.SECRETARY in _roles(user, season)
+
+
+def board_seasons(user):
+    """The seasons whose board `user` sits on (every season for a superuser)."""
+    if not user.is_authenticated:
+        return Season.objects.none()
+    if user.is_superuser:
+        return Season.objects.all()
+    return Season.objects.filter(
+        officials__player__user=user, officials__role__in=Official.BOARD_ROLES
+    ).distinct()

@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
 ]
+# The admin reads history and never reverts it (see federation.admin.ReadOnlyHistoryAdmin).
+SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "federation.urls"
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from championship.services import REASON_MAX_LENGTH
 from championship.standings import (
     cumulative_points,
     cup_champion,
@@ -29,7 +30,7 @@ from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
 from scoring.championship import num, of_name, ordinal
-from scoring.rulebook import RulebookError
+from scoring.rulebook import RulebookError, load_rulebook
 
 
 def _get_season(name):
@@ -191,7 +192,33 @@ class RulebookForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false", "wrap": "off", "class": "code"}),
         strip=False,
     )
-    reason = forms.CharField(label=_("Motif de la modification"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=_("Motif de la modification"),
+        max_length=REASON_MAX_LENGTH,
+        help_text=_(
+            "Obligatoire : il est inscrit à l'historique de la saison et de chaque manche recalculée."
+        ),
+        error_messages={
+            "required": _(
+                "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+                "et de chaque manche recalculée."
+            ),
+            "max_length": _("Motif de la modification : %(limit_value)d caractères au plus."),
+        },
+    )
+
+    def clean_rulebook_text(self):
+        """Checked here too, so that a bad rulebook and a missing reason show at once."""
+        text = self.cleaned_data["rulebook_text"]
+        try:
+            load_rulebook(text)
+        except RulebookError as error:
+            raise forms.ValidationError(refused(error)) from error
+        return text
+
+
+def refused(error):
+    return f"Règlement refusé, rien n'est enregistré — {error}"
 
 
 @login_required
@@ -205,7 +232,7 @@ def season_rulebook(request, name):
                 season, form.cleaned_data["rulebook_text"], request.user, form.cleaned_data["reason"]
             )
         except RulebookError as error:
-            form.add_error("rulebook_text", f"Règlement refusé, rien n'est enregistré — {error}")
+            form.add_error("rulebook_text", refused(error))
         else:
             messages.success(
                 request,

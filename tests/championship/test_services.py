@@ -1,5 +1,6 @@
-from championship.models import ChampionshipLine, Round
+from championship.models import ChampionshipLine, Deal, Round
 from championship.services import homologate_round, rescore_round, submit_round
+from federation.models import Player
 from tests.factories import EXAMPLE_TOTALS, make_round, round_totals
 
 
@@ -57,3 +58,31 @@ def test_it_counts_a_malus_for_a_player_who_was_not_at_the_table(season, preside
     line = ChampionshipLine.objects.get(round=round_, player__name="Fanny")
     assert (line.code, line.points) == ("absence", -2)
     assert "absente sans prévenir" in line.label
+
+
+def test_it_records_changed_warnings_and_pot_in_the_round_history_with_the_reason(season):
+    round_ = make_round(season)
+    count = round_.history.count()
+    rescore_round(round_, reason="rien ne change")
+    assert round_.history.count() == count  # nothing changed, nothing recorded
+    deal = round_.deals.get(number=2)
+    deal.dealer = Player.objects.get(name="David")
+    deal.save()
+    misdeal = round_.deals.get(number=3)
+    misdeal.kind = Deal.PASSED
+    misdeal.save()
+    rescore_round(round_, reason="donneur et fausse donne corrigés")
+    stored = Round.objects.get(pk=round_.pk)
+    assert stored.warnings and stored.pot_left != 80
+    latest = round_.history.order_by("-history_id").first()
+    assert round_.history.count() == count + 1
+    assert (latest.warnings, latest.pot_left) == (stored.warnings, stored.pot_left)
+    assert latest.history_change_reason == "donneur et fausse donne corrigés"
+
+
+def test_it_records_the_homologating_official_as_the_author_outside_a_request(season, president):
+    round_ = make_round(season)
+    homologate_round(round_, president.user)
+    latest = round_.history.order_by("-history_id").first()
+    assert (latest.status, latest.history_user) == (Round.HOMOLOGATED, president.user)
+    assert Round.objects.get(pk=round_.pk).homologated_by == president.user

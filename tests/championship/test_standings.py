@@ -452,7 +452,7 @@ def test_it_names_the_author_of_a_shared_first_place_by_takes_then_seat(season):
 
 def test_it_gives_awards_with_ties_and_leaves_them_unawarded_when_nobody_is_eligible(season):
     rulebook = season.rulebook_text.replace("best_taker_min_takes = 10", "best_taker_min_takes = 2")
-    update_season_rulebook(season, rulebook)
+    update_season_rulebook(season, rulebook, reason="meilleur preneur dès 2 prises")
     names = ["Alice", "Bruno", "Chloé", "David", "Émile"]
     for day in (19, 20, 21):
         play(season, dict.fromkeys(names), deals=PRESTIGE_AND_CHELEM, date=datetime.date(2010, 11, day))

@@ -1,10 +1,18 @@
-"""Import round sheets (JSON, SHEET_FORMAT.md), all or nothing."""
+"""Import round sheets (JSON, SHEET_FORMAT.md), all or nothing.
+
+`--by USERNAME` names the official who imports: his rights on the season apply (as on the
+site's import page) and he is the author of every history record written. Homologating is an
+official's act: `--homologate` requires `--by`, a member of the season's board or a superuser,
+recorded as the one who homologated.
+"""
 
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from championship.sheets import SheetImportError, import_sheets
+from federation.history import recorded_as
 
 
 class Command(BaseCommand):
@@ -21,10 +29,33 @@ class Command(BaseCommand):
         parser.add_argument(
             "--homologate",
             action="store_true",
-            help="enregistre les manches comme homologuées (acte d'officiel) : elles comptent aussitôt",
+            help="enregistre les manches comme homologuées (acte d'officiel, exige --by) : elles comptent "
+            "aussitôt",
+        )
+        parser.add_argument(
+            "--by",
+            metavar="IDENTIFIANT",
+            help="le compte de l'officiel qui importe, auteur de l'historique ; avec --homologate, un membre "
+            "de la Direction de la saison ou un superutilisateur, inscrit comme celui qui a homologué",
         )
 
-    def handle(self, *args, files, create_players, homologate, **options):
+    def official(self, username, homologate):
+        if not username:
+            if homologate:
+                raise CommandError(
+                    "--homologate exige --by IDENTIFIANT : le compte de l'officiel qui homologue "
+                    "(Direction de la saison ou superutilisateur)."
+                )
+            return None
+        user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+        if user is None:
+            raise CommandError(f"--by : aucun compte « {username} »")
+        if not user.is_active:
+            raise CommandError(f"--by : le compte « {username} » est désactivé")
+        return user
+
+    def handle(self, *args, files, create_players, homologate, by=None, **options):
+        user = self.official(by, homologate)
         sources = []
         for name in files:
             try:
@@ -32,7 +63,10 @@ class Command(BaseCommand):
             except OSError as error:
                 raise CommandError(f"{name} : fichier illisible ({error.strerror})") from None
         try:
-            imported = import_sheets(sources, create_players=create_players, homologate=homologate)
+            with recorded_as(user):
+                imported = import_sheets(
+                    sources, create_players=create_players, homologate=homologate, user=user
+                )
         except SheetImportError as error:
             lines = "\n".join(f"  {message}" for message in error.messages)
             raise CommandError(f"Import refusé, rien n'a été enregistré :\n{lines}") from None

@@ -3,6 +3,7 @@
 Two seasons: 2010-2011, finished (six hand-written sheets with their reports, generated rounds so
 that ten players are ranked, then the whole Coupe du Monde up to its champion), and the current
 season, in progress (homologated rounds, a report late, a round waiting for homologation).
+Everything is recorded as the work of the demo's President (`bruno`).
 """
 
 import datetime
@@ -19,6 +20,7 @@ from championship.models import Report, Round
 from championship.services import create_round, homologate_round, submit_round
 from championship.sheets import import_sheets
 from championship.standings import report_author
+from federation.history import recorded_as
 from federation.models import Official, Player, Season
 
 DEMO_PASSWORD = "tarot-biere"
@@ -115,16 +117,12 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        players = {name: self.ensure_player(name, nickname) for name, nickname in DEMO_PLAYERS}
-        self.ensure_board_access(players)
-        past = self.ensure_season("2010-2011", datetime.date(2010, 9, 1), datetime.date(2011, 6, 30), players)
-        if not past.rounds.exists():
-            self.play_past_season(past, players)
-        name, start, end = current_season_dates(datetime.date.today())
-        current = self.ensure_season(name, start, end, players)
-        if not current.rounds.exists():
-            self.play_current_season(current, players)
-        president = players[DEMO_BOARD[0][0]]
+        # The demo is the President's work: he is the author of every history record it writes
+        # and the official who homologates its rounds.
+        self.president = self.ensure_user(DEMO_BOARD[0][0])
+        with recorded_as(self.president):
+            self.build()
+        president = Player.objects.get(user=self.president)
         self.stdout.write(self.style.SUCCESS("Fédération de démonstration prête."))
         self.stdout.write(
             f"Connexion officiel (Président) : identifiant « {president.user.username} », "
@@ -135,11 +133,26 @@ class Command(BaseCommand):
             f"(identifiant en minuscules sans accent, mot de passe « {DEMO_PASSWORD} »)."
         )
 
-    def ensure_player(self, name, nickname):
+    def build(self):
+        players = {name: self.ensure_player(name, nickname) for name, nickname in DEMO_PLAYERS}
+        self.ensure_board_access(players)
+        past = self.ensure_season("2010-2011", datetime.date(2010, 9, 1), datetime.date(2011, 6, 30), players)
+        if not past.rounds.exists():
+            self.play_past_season(past, players)
+        name, start, end = current_season_dates(datetime.date.today())
+        current = self.ensure_season(name, start, end, players)
+        if not current.rounds.exists():
+            self.play_current_season(current, players)
+
+    def ensure_user(self, name):
         user, created = get_user_model().objects.get_or_create(username=login_for(name))
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
+        return user
+
+    def ensure_player(self, name, nickname):
+        user = self.ensure_user(name)
         player, _ = Player.objects.get_or_create(name=name, defaults={"nickname": nickname, "user": user})
         return player
 
@@ -166,13 +179,15 @@ class Command(BaseCommand):
 
     def play_past_season(self, season, players):
         sheets = sorted(DEMO_SHEETS.glob("manche-*.json"))
-        import_sheets([(path.name, path.read_bytes()) for path in sheets], homologate=True)
+        import_sheets(
+            [(path.name, path.read_bytes()) for path in sheets], homologate=True, user=self.president
+        )
         rng = random.Random(2011)
         for number, date, names in PAST_EXTRA_ROUNDS:
             round_ = self.generated_round(season, players, names, number, date, rng)
-            homologate_round(round_)
+            homologate_round(round_, self.president)
             file_report(round_, delay_days=rng.randint(1, 6))
-        play_demo_cup(season, rng)
+        play_demo_cup(season, rng, user=self.president)
         season.is_open = False
         season.save()
 
@@ -187,7 +202,7 @@ class Command(BaseCommand):
             if number == len(dates):
                 submit_round(round_)
                 continue
-            homologate_round(round_)
+            homologate_round(round_, self.president)
             if number != len(dates) - 1:
                 file_report(round_, delay_days=rng.randint(1, 6))
         season.remaining_rounds = 10
