@@ -6,12 +6,15 @@ the round's designated writer still see the report they are waiting for.
 """
 
 import datetime
+import io
 import re
+from collections import deque
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from pypdf import PdfReader
 
 from championship.models import Round
 from federation.models import Official, Season
@@ -20,7 +23,9 @@ from tests.factories import make_round
 
 # A round whose five players sit at no other table: any of their names on a page comes from it.
 UNPUBLISHED = ["Ursule", "Valentin", "Wanda", "Xavier", "Yvonne"]
-UNPUBLISHED_TOTALS = {"Ursule": 120, "Valentin": 40, "Wanda": -10, "Xavier": -60, "Yvonne": -90}
+UNPUBLISHED_TOTALS = {"Ursule": 4321, "Valentin": 1234, "Wanda": -1555, "Xavier": -2000, "Yvonne": -2000}
+# Ursule's and Valentin's totals, however a page writes them (4321, +4 321, 1 234…).
+UNPUBLISHED_FIGURE = re.compile(r"4\D{0,7}321|1\D{0,7}234")
 PUBLISHED_TOTALS = {"Alice": 80, "Bruno": 30, "Chloé": 0, "David": -50, "Émile": -60}
 
 
@@ -66,7 +71,7 @@ def test_it_shows_a_visitor_no_trace_of_a_round_not_homologated(client, rounds):
     for name in UNPUBLISHED:
         assert name not in html
     assert "Chez Ursule" not in html
-    assert "+120" not in html
+    assert not UNPUBLISHED_FIGURE.search(html)
 
 
 def test_it_hides_the_reports_panel_from_a_visitor_when_only_unpublished_rounds_wait(client, season):
@@ -143,3 +148,41 @@ def test_it_links_only_to_pages_the_viewer_may_open_on_the_demo(client, db, who)
     assert any("/compte-rendu/" in link for link in links)
     for link in links:
         assert client.get(link).status_code == 200, link
+
+
+def page_text(response):
+    if response["Content-Type"] == "application/pdf":
+        return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    return response.content.decode()
+
+
+def crawl(client, start):
+    """Every page of the site reachable by links from `start`: {url: text}."""
+    texts, queue = {}, deque([start])
+    while queue:
+        url = queue.popleft()
+        if url in texts:
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, url
+        texts[url] = page_text(response)
+        if "html" in response["Content-Type"]:
+            queue.extend(link.replace("&amp;", "&") for link in SITE_LINK.findall(texts[url]))
+    return texts
+
+
+# Links a visitor may follow, leaving out static files, the admin, logging in and languages.
+SITE_LINK = re.compile(r'href="(/(?!static/|admin/|i18n/|connexion/|deconnexion/)[^"#]*)')
+
+
+def test_it_leads_a_visitor_to_no_page_showing_an_unpublished_round(client, rounds):
+    """From the home page, every public page (standings, awards, players, rounds, cup, reports,
+    sheets, bulletin PDF): no link to the submitted round, no place of it, no total of it."""
+    published, unpublished = rounds
+    texts = crawl(client, reverse("federation:home"))
+    assert reverse("championship:bulletin_pdf", args=["2010-2011"]) in texts
+    assert reverse("championship:round_export", args=[published.pk]) in texts
+    for url, text in texts.items():
+        assert f"/manches/{unpublished.pk}/" not in text, url
+        assert "Chez Ursule" not in text, url
+        assert not UNPUBLISHED_FIGURE.search(text), url
