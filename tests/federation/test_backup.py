@@ -347,3 +347,13 @@ def test_it_says_how_to_install_pg_dump_when_it_is_missing(tmp_path):
     )
     assert result.returncode == 1
     assert "pg_dump introuvable : installez le client PostgreSQL" in result.stderr
+
+
+def test_it_asks_for_migrate_after_restoring_a_backup_older_than_the_code(tmp_path):
+    database = tmp_path / "site.sqlite3"
+    url = f"sqlite:///{database}"
+    manage(url, "migrate", "contenttypes", "-v0")  # an old site: only the first migrations
+    manage(url, "backup", str(tmp_path / "ancienne.sqlite3"))
+    result = manage(url, "restore", str(tmp_path / "ancienne.sqlite3"), "--noinput")
+    assert "restaurée" in result.stdout
+    assert "lancez « python manage.py migrate »" in result.stdout
