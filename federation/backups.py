@@ -125,8 +125,13 @@ def _written_atomically(destination):
 
 def _backup_sqlite(connection, path):
     connection.ensure_connection()
-    with closing(sqlite3.connect(path)) as target:
-        connection.connection.backup(target)
+    try:
+        with closing(sqlite3.connect(path)) as target:
+            connection.connection.backup(target)
+    except sqlite3.Error as error:
+        raise BackupError(
+            f"SQLite n'a pas pu copier la base ({error}) : aucune sauvegarde écrite."
+        ) from error
 
 
 # --- restore -----------------------------------------------------------------------------------
@@ -172,8 +177,15 @@ def restore(connection, source):
     kind = check_restorable(connection, source)
     if kind == SQLITE:
         connection.ensure_connection()
-        with closing(sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=ro", uri=True)) as backup_db:
-            backup_db.backup(connection.connection)
+        try:
+            with closing(
+                sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=ro", uri=True)
+            ) as backup_db:
+                backup_db.backup(connection.connection)  # one transaction: all or nothing
+        except sqlite3.Error as error:
+            raise BackupError(
+                f"SQLite n'a pas pu restaurer la base ({error}) : elle n'a pas changé."
+            ) from error
     else:
         connection.close()
         _run_pg("pg_restore", connection, PG_RESTORE_OPTIONS, source=source)

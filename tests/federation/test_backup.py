@@ -357,3 +357,14 @@ def test_it_asks_for_migrate_after_restoring_a_backup_older_than_the_code(tmp_pa
     result = manage(url, "restore", str(tmp_path / "ancienne.sqlite3"), "--noinput")
     assert "restaurée" in result.stdout
     assert "lancez « python manage.py migrate »" in result.stdout
+
+
+@pytest.mark.parametrize("answer", ["", "non\n", "OUI, enfin non\n"])
+def test_it_restores_nothing_without_a_yes(tmp_path, answer):
+    database = sqlite_file(tmp_path / "site.sqlite3", "django_migrations", "federation_player")
+    backup = sqlite_file(tmp_path / "sauvegarde.sqlite3", "django_migrations")
+    before = database.read_bytes()
+    result = manage(f"sqlite:///{database}", "restore", str(backup), stdin=answer)
+    assert "Tapez « oui » pour continuer" in result.stdout
+    assert "Restauration annulée : la base n'a pas changé." in result.stdout
+    assert database.read_bytes() == before

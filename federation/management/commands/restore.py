@@ -46,9 +46,12 @@ class Command(BaseCommand):
             )
 
     def confirmed(self, database, file):
-        answer = input(
-            f"La restauration remplace TOUT le contenu de la base {database} (joueurs, saisons, manches, "
-            f"comptes-rendus, comptes, historique) par celui de « {file} » ; ce qui a été saisi depuis "
-            f"cette sauvegarde sera perdu.\nTapez « {CONFIRMATION} » pour continuer : "
-        )
+        try:
+            answer = input(
+                f"La restauration remplace TOUT le contenu de la base {database} (joueurs, saisons, manches, "
+                f"comptes-rendus, comptes, historique) par celui de « {file} » ; ce qui a été saisi depuis "
+                f"cette sauvegarde sera perdu.\nTapez « {CONFIRMATION} » pour continuer : "
+            )
+        except EOFError:  # nothing to read: no answer is no
+            return False
         return answer.strip().lower() == CONFIRMATION
