@@ -325,3 +325,60 @@ def test_it_explains_a_failed_csrf_check_in_french(db):
     html = response.content.decode()
     assert "formulaire a expiré" in html
     assert inline_code(response) == []
+
+
+def test_it_escapes_a_player_name_everywhere_it_is_shown(client, season, president, secretary):
+    """A name comes from a sheet import or the admin: whatever it holds, it is text on every page."""
+    from federation.models import Player
+
+    hostile = '<img src=x onerror="alert(1)">'
+    round_ = make_round(season, status="homologated")
+    bruno = Player.objects.get(name="Bruno")
+    bruno.name = hostile
+    bruno.save()
+    draft = make_round(
+        season,
+        names=[hostile, "Alice", "Chloé", "David", "Émile"],
+        deals=(),
+        date=round_.date.replace(day=26),
+    )
+    pages = [
+        reverse("federation:home"),
+        reverse("championship:season", args=[season.name]),
+        reverse("championship:awards", args=[season.name]),
+        reverse("championship:round_list", args=[season.name]),
+        reverse("championship:round", args=[round_.pk]),
+        reverse("championship:report", args=[round_.pk]),
+        reverse("championship:player", args=[bruno.pk]),
+        reverse("championship:player_season", args=[season.name, bruno.pk]),
+        reverse("championship:cup", args=[season.name]),
+        reverse("championship:cup_status", args=[season.name]),
+    ]
+    client.force_login(secretary.user)
+    pages += [reverse("championship:round_edit", args=[draft.pk])]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert hostile not in html, url
+        assert "<img src=x" not in html, url
+
+
+def test_it_escapes_what_a_refused_sheet_echoes(client, world, secretary):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    sheet = SimpleUploadedFile(
+        PAYLOAD + ".json",
+        (
+            '{"season": "%s", "number": "%s", "players": [{"name": "%s"}]}'
+            % (("<script>alert(1)</script>",) * 3)
+        ).encode(),
+        content_type="application/json",
+    )
+    client.force_login(secretary.user)
+    response = client.post(reverse("championship:round_import"), {"sheet": sheet})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Feuille refusée" in html
+    assert_escaped(response)
+    assert "&lt;script&gt;" in html  # echoed, as text
