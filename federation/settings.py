@@ -1,5 +1,6 @@
 """Settings of the Tarot-Bière site, read from environment variables (see README)."""
 
+import datetime
 import os
 from pathlib import Path
 
@@ -18,6 +19,17 @@ def env_bool(name, default=False):
 
 def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_int(name, default, minimum=0):
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} : « {raw} » n'est pas un nombre entier.") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} : {value} est inférieur au minimum, {minimum}.")
+    return value
 
 
 DEBUG = env_bool("DEBUG", False)
@@ -46,12 +58,16 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "simple_history",
+    "csp",
+    "axes",
     "federation",
     "championship",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -62,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 # The admin reads history and never reverts it (see federation.admin.ReadOnlyHistoryAdmin).
 SIMPLE_HISTORY_REVERT_DISABLED = True
@@ -96,6 +114,12 @@ DATABASES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -125,17 +149,105 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "federation:home"
 LOGOUT_REDIRECT_URL = "federation:home"
 
+# --- login throttling (django-axes) ---------------------------------------------------------------
+# A login is refused for an account from an address after LOGIN_FAILURE_LIMIT failures there, for
+# LOGIN_COOLOFF_MINUTES after the last one (never for good); the same account from another address
+# is not affected, so nobody can lock a member out from elsewhere. A successful login forgets the
+# failures. Each failure and lockout is logged (logger "axes", on the console).
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the page's "try again at" stays true
+AXES_LOCKOUT_CALLABLE = "federation.accounts.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # no record of every successful login
+AXES_SENSITIVE_PARAMETERS = []  # the log names the account and the address (never the password)
+# The client's address: the connection's; behind PROXY_COUNT reverse proxies, the one the nearest
+# proxy writes in CLIENT_IP_HEADER (X-Forwarded-For unless told otherwise).
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+if PROXY_COUNT and not CLIENT_IP_HEADER:
+    CLIENT_IP_HEADER = "X-Forwarded-For"
+if CLIENT_IP_HEADER:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_" + CLIENT_IP_HEADER.upper().replace("-", "_"), "REMOTE_ADDR")
+    # ipware counts the proxies listed in the header after the client: all but the nearest one
+    # (the connection's address). What a client wrote before them is ignored (IPWARE_STRICT off).
+    AXES_IPWARE_PROXY_COUNT = max(PROXY_COUNT - 1, 0)
+    IPWARE_STRICT = False
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+
+# --- e-mail (password reset) ----------------------------------------------------------------------
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = env_int("EMAIL_PORT", 587 if env_bool("EMAIL_USE_TLS", True) else 25, minimum=1)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tarot-Bière <webmaster@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
+
+# --- headers --------------------------------------------------------------------------------------
+# No inline script, style or event handler anywhere: every script and style is a file of the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in [
+        "accelerometer",
+        "autoplay",
+        "bluetooth",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    ]
+}
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    LANGUAGE_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Failed logins and lockouts (django-axes logs them as warnings) reach the console whatever
+    # LOG_LEVEL says: a logger's records go to the root's handlers whatever the root's level.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

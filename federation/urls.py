@@ -8,11 +8,53 @@ federation_patterns = [
     path("", views.home, name="home"),
 ]
 
+ACCOUNT = "registration/account/"
+
+# Password change (logged-in members) and reset by e-mail, in the site's layout. The templates
+# live in registration/account/ so that the admin keeps its own registration/ pages.
+account_patterns = [
+    path(
+        "compte/mot-de-passe/",
+        auth_views.PasswordChangeView.as_view(template_name=ACCOUNT + "password_change_form.html"),
+        name="password_change",
+    ),
+    path(
+        "compte/mot-de-passe/change/",
+        auth_views.PasswordChangeDoneView.as_view(template_name=ACCOUNT + "password_change_done.html"),
+        name="password_change_done",
+    ),
+    path(
+        "compte/mot-de-passe-oublie/",
+        auth_views.PasswordResetView.as_view(
+            template_name=ACCOUNT + "password_reset_form.html",
+            email_template_name=ACCOUNT + "password_reset_email.txt",
+            subject_template_name=ACCOUNT + "password_reset_subject.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "compte/mot-de-passe-oublie/envoye/",
+        auth_views.PasswordResetDoneView.as_view(template_name=ACCOUNT + "password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "compte/reinitialiser/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(template_name=ACCOUNT + "password_reset_confirm.html"),
+        name="password_reset_confirm",
+    ),
+    path(
+        "compte/reinitialiser/termine/",
+        auth_views.PasswordResetCompleteView.as_view(template_name=ACCOUNT + "password_reset_complete.html"),
+        name="password_reset_complete",
+    ),
+]
+
 urlpatterns = [
     path("", include((federation_patterns, "federation"))),
     path("", include("championship.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    *account_patterns,
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

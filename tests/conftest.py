@@ -53,3 +53,11 @@ def member(db):
 def fast_password_hasher(settings):
     """Hashing real passwords is slow by design; the suite needs no such protection."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def login_throttling_off(settings):
+    """django-axes refuses an `authenticate()` without a request, which the test client's
+    `login()` makes; the suite runs without it, as axes advises. The throttling tests, and the
+    browser tests that log in through the form, turn it back on (`settings.AXES_ENABLED = True`)."""
+    settings.AXES_ENABLED = False

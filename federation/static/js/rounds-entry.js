@@ -5,9 +5,20 @@
  *   the browser shows that page exactly as it would without JavaScript.
  * - Once a form has been answered in place, the messages of the last full page load are stale:
  *   they are removed (the answer carries its own).
+ *
+ * The site's Content-Security-Policy allows no inline script or style and no eval, so htmx is told
+ * (before it starts, on DOMContentLoaded, this file being deferred after it) not to insert its
+ * indicator <style> (site.css has the same rules), never to evaluate code from attributes, and
+ * never to run a <script> found in an answer.
  */
 (function () {
   "use strict";
+
+  if (window.htmx) {
+    window.htmx.config.includeIndicatorStyles = false;
+    window.htmx.config.allowEval = false;
+    window.htmx.config.allowScriptTags = false;
+  }
 
   function pathOf(url) {
     return new URL(url, window.location.href).pathname;

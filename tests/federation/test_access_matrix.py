@@ -1,0 +1,389 @@
+"""Who gets what: every URL pattern of the site × every role × GET and POST, against a table.
+
+The patterns are read from Django's resolver (the site, the accounts pages, the admin), so a new
+URL that is not in TABLE fails the test: whoever adds one says here who may open it. Each row gives
+a concrete path in a small world (a season, a draft, a submitted and a homologated round with its
+report, players, officials), and the expected class of answer for each role, in ROLES order:
+
+    200  the page          log  a redirect to a login page     302  another redirect
+    403  refused           404  not found (or not shown)       405  method not allowed
+
+POST requests carry no data (and the test client skips the CSRF check): a view that acts on a
+bare POST acts, inside a savepoint rolled back after each request, so every cell sees the same
+world. One loop, one report listing every mismatch.
+"""
+
+import copy
+import datetime
+import logging
+from types import SimpleNamespace
+
+import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.test import Client
+from django.urls import URLResolver, get_resolver, resolve, reverse
+
+from championship.models import ChampionshipLine, Report, Round
+from federation.models import Official, Player
+from tests.factories import make_round
+
+ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser")
+
+
+def routes(patterns=None, prefix=""):
+    """Every URL pattern of the site, as the route string Django's resolver reports (which drops
+    the leading ^ of a regular expression)."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(pattern.pattern).removeprefix("^")
+        if isinstance(pattern, URLResolver):
+            yield from routes(pattern.url_patterns, route)
+        else:
+            yield route
+
+
+@pytest.fixture
+def world(season, member, secretary, president):
+    """The rounds all have the SHEET_FORMAT example's deals: Bruno wins each, and writes its report."""
+    homologated = make_round(season, status=Round.HOMOLOGATED)
+    submitted = make_round(season, status=Round.SUBMITTED, date=datetime.date(2010, 11, 26))
+    draft = make_round(
+        season,
+        date=datetime.date(2010, 12, 3),
+        adjustments=[("Émile", "retard", -1, "arrivé à 21h30")],
+    )
+    winner = Player.objects.get(name="Bruno")
+    winner.user = get_user_model().objects.create_user(username="bruno", password="secret-pass-1")
+    winner.save()
+    report = Report.objects.create(
+        round=homologated, author=winner, text="Belle soirée.", filed_on=homologated.date
+    )
+    users = get_user_model().objects
+    staff = users.create_user(username="equipe", password="secret-pass-1", is_staff=True)
+    superuser = users.create_superuser(username="root", email="root@example.org", password="secret-pass-1")
+    attempt = AccessAttempt.objects.create(
+        username="x",
+        ip_address="192.0.2.1",
+        user_agent="t",
+        failures_since_start=1,
+        attempt_time=homologated.created_at,
+    )
+    access_log = AccessLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
+    failure_log = AccessFailureLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
+    return SimpleNamespace(
+        season=season,
+        homologated=homologated,
+        submitted=submitted,
+        draft=draft,
+        report=report,
+        deal=draft.deals.get(number=1),
+        adjustment=draft.adjustments.get(),
+        line=ChampionshipLine.objects.filter(round=homologated).first(),
+        member=member,
+        official=Official.objects.get(player=president),
+        group=Group.objects.create(name="Direction"),
+        attempt=attempt,
+        access_log=access_log,
+        failure_log=failure_log,
+        round_type=ContentType.objects.get_for_model(Round),
+        users={
+            "anonymous": None,
+            "member": member.user,
+            "winner": winner.user,
+            "secretary": secretary.user,
+            "board": president.user,
+            "staff": staff,
+            "superuser": superuser,
+        },
+    )
+
+
+def answer_class(response):
+    if response.status_code in (301, 302):
+        location = response["Location"].split("?")[0]
+        return "log" if location in (reverse("login"), reverse("admin:login")) else "302"
+    return str(response.status_code)
+
+
+# Answers by role, in ROLES order: anonymous, member, winner, secretary, board, staff, superuser.
+EVERYONE = "200 200 200 200 200 200 200"
+NOBODY_POSTS = "405 405 405 405 405 405 405"
+EVERYONE_REDIRECTED = "302 302 302 302 302 302 302"
+MEMBERS = "log 200 200 200 200 200 200"  # any logged-in account
+MEMBERS_POST_NOTHING = "log 405 405 405 405 405 405"  # login first, then only POST is refused
+ENTRY = "log 403 403 200 200 403 200"  # the season's secretary and board (a superuser is board)
+ENTRY_ACTS = "log 403 403 302 302 403 302"  # ... who act and are sent back to the page
+ENTRY_NOT_HERE = "log 403 403 404 404 403 404"  # ... for whom the page does not exist here
+ENTRY_READS = "404 404 404 200 200 404 200"  # hidden from everyone else
+AUTHOR_READS = "404 404 200 200 200 404 200"  # ... except the report's author
+BOARD = "log 403 403 403 200 403 200"
+BOARD_ACTS = "log 403 403 403 302 403 302"
+AUTHOR_OR_BOARD = "log 403 200 403 200 403 200"
+STAFF = "log log log log log 200 200"  # the admin: staff accounts only
+STAFF_POST_NOTHING = "log log log log log 405 405"
+STAFF_REDIRECTED = "log log log log log 302 302"
+STAFF_NOT_FOUND = "log log log log log 404 404"
+SUPERUSER = "log log log log log 403 200"  # an admin page needing a right: staff without it is refused
+SUPERUSER_ACTS = "log log log log log 403 302"
+SUPERUSER_404 = "log log log log log 404 200"  # an app page of the admin, absent without any right
+NO_ONE = "log log log log log 403 403"  # read-only in the admin: refused even to a superuser
+
+
+def model_rows(app_model, obj, **expected):
+    """The six URL patterns the admin gives a registered model (`obj(world)`: one of its objects);
+    `expected`: (GET, POST) for changelist, add, history, delete, change and the bare object URL
+    (a redirect to its change page)."""
+    base = f"admin/{app_model}/"
+
+    def at(suffix):
+        return lambda w: f"/{base}{suffix(w) if callable(suffix) else suffix}"
+
+    return {
+        base: [(at(""), *expected["changelist"])],
+        base + "add/": [(at("add/"), *expected["add"])],
+        base + "<path:object_id>/history/": [(at(lambda w: f"{obj(w).pk}/history/"), *expected["history"])],
+        base + "<path:object_id>/delete/": [(at(lambda w: f"{obj(w).pk}/delete/"), *expected["delete"])],
+        base + "<path:object_id>/change/": [(at(lambda w: f"{obj(w).pk}/change/"), *expected["change"])],
+        base + "<path:object_id>/": [(at(lambda w: f"{obj(w).pk}/"), STAFF_REDIRECTED, STAFF_REDIRECTED)],
+    }
+
+
+EDITABLE = {
+    "changelist": (SUPERUSER, SUPERUSER),
+    "add": (SUPERUSER, SUPERUSER),
+    "history": (SUPERUSER, SUPERUSER),
+    "delete": (SUPERUSER, SUPERUSER),  # a POST without "post=yes" only asks to confirm
+    "change": (SUPERUSER, SUPERUSER),  # an empty form: refused with its errors
+}
+# Entered on the site only (championship.admin): read, never added or changed in the admin.
+ENTERED_ON_THE_SITE = {**EDITABLE, "add": (NO_ONE, NO_ONE), "change": (SUPERUSER, NO_ONE)}
+# The axes log: read and deleted (to lift a lockout), not added; a bare POST saves nothing to save.
+LOGIN_RECORDS = {**EDITABLE, "add": (NO_ONE, NO_ONE), "change": (SUPERUSER, SUPERUSER_ACTS)}
+
+
+def history_row(app_model, obj):
+    """django-simple-history's page of one past version of an object."""
+    route = f"admin/{app_model}/([^/]+)/history/([^/]+)/$"
+    path = lambda w: f"/admin/{app_model}/{obj(w).pk}/history/{obj(w).history.first().history_id}/"  # noqa: E731
+    return {route: [(path, SUPERUSER, SUPERUSER)]}
+
+
+def season_path(suffix=""):
+    return lambda w: f"/saisons/{w.season.name}/{suffix}"
+
+
+def round_path(round_name, suffix=""):
+    return lambda w: f"/manches/{getattr(w, round_name).pk}/{suffix}"
+
+
+TABLE = {
+    # --- public pages (a POST to a page without a form is read as a GET, or refused) ---
+    "": [(lambda w: "/", EVERYONE, EVERYONE)],
+    "saisons/": [(lambda w: "/saisons/", EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/": [(season_path(), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/accessits/": [(season_path("accessits/"), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/joueurs/<int:pk>/": [
+        (lambda w: f"/saisons/{w.season.name}/joueurs/{w.report.author.pk}/", EVERYONE, NOBODY_POSTS)
+    ],
+    "joueurs/<int:pk>/": [(lambda w: f"/joueurs/{w.report.author.pk}/", EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/coupe/": [(season_path("coupe/"), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/coupe/qualifications/": [
+        (season_path("coupe/qualifications/"), EVERYONE, NOBODY_POSTS)
+    ],
+    "saisons/<str:name>/bulletin.pdf": [(season_path("bulletin.pdf"), EVERYONE, NOBODY_POSTS)],
+    # The list shows everyone the homologated rounds, and the others to who enters them.
+    "saisons/<str:season_name>/manches/": [(season_path("manches/"), EVERYONE, EVERYONE)],
+    # --- a round: public once homologated ---
+    "manches/<int:pk>/": [
+        (round_path("homologated"), EVERYONE, EVERYONE),
+        (round_path("submitted"), ENTRY_READS, ENTRY_READS),
+        (round_path("draft"), ENTRY_READS, ENTRY_READS),
+    ],
+    "manches/<int:pk>/feuille.json": [
+        (round_path("homologated", "feuille.json"), EVERYONE, NOBODY_POSTS),
+        (round_path("draft", "feuille.json"), ENTRY_READS, NOBODY_POSTS),
+    ],
+    # --- entering rounds: the secretary and the board; a homologated round, the board alone ---
+    "saisons/<str:season_name>/manches/nouvelle/": [(season_path("manches/nouvelle/"), ENTRY, ENTRY)],
+    "manches/importer/": [(lambda w: "/manches/importer/", ENTRY, ENTRY)],
+    "manches/<int:pk>/saisie/": [
+        (round_path("draft", "saisie/"), ENTRY, ENTRY),
+        (round_path("submitted", "saisie/"), ENTRY, ENTRY),
+        (round_path("homologated", "saisie/"), BOARD, BOARD),
+    ],
+    "manches/<int:pk>/donnes/<int:number>/": [
+        (round_path("draft", "donnes/1/"), ENTRY, ENTRY),
+        (round_path("homologated", "donnes/1/"), BOARD, BOARD),
+    ],
+    "manches/<int:pk>/donnes/<int:number>/supprimer/": [
+        (round_path("draft", "donnes/1/supprimer/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
+        # On a homologated round a deletion needs a motif: the bare POST shows the form again.
+        (round_path("homologated", "donnes/1/supprimer/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
+    "manches/<int:pk>/bonus/": [
+        (round_path("draft", "bonus/"), MEMBERS_POST_NOTHING, ENTRY),  # the form, with its errors
+        (round_path("homologated", "bonus/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
+    "manches/<int:pk>/bonus/<int:adjustment_pk>/supprimer/": [
+        (
+            lambda w: f"/manches/{w.draft.pk}/bonus/{w.adjustment.pk}/supprimer/",
+            MEMBERS_POST_NOTHING,
+            ENTRY_ACTS,
+        )
+    ],
+    "manches/<int:pk>/couleurs/": [
+        (round_path("draft", "couleurs/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
+        (round_path("homologated", "couleurs/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
+    # Totals are entered only for a round without deals.
+    "manches/<int:pk>/totaux/": [(round_path("draft", "totaux/"), MEMBERS_POST_NOTHING, ENTRY_NOT_HERE)],
+    "manches/<int:pk>/soumettre/": [(round_path("draft", "soumettre/"), MEMBERS_POST_NOTHING, ENTRY_ACTS)],
+    "manches/<int:pk>/homologuer/": [
+        (round_path("submitted", "homologuer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)
+    ],
+    "manches/<int:pk>/brouillon/": [
+        (round_path("submitted", "brouillon/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
+        (
+            round_path("homologated", "brouillon/"),
+            MEMBERS_POST_NOTHING,
+            BOARD_ACTS,
+        ),  # refused, with a message
+    ],
+    "saisons/<str:name>/reglement/": [(season_path("reglement/"), BOARD, BOARD)],
+    # --- reports: public once the round is homologated; written by its author and the board ---
+    "manches/<int:pk>/compte-rendu/": [
+        (round_path("homologated", "compte-rendu/"), EVERYONE, NOBODY_POSTS),
+        (round_path("submitted", "compte-rendu/"), AUTHOR_READS, NOBODY_POSTS),
+        (round_path("draft", "compte-rendu/"), AUTHOR_READS, NOBODY_POSTS),
+    ],
+    "manches/<int:pk>/compte-rendu.pdf": [
+        (round_path("homologated", "compte-rendu.pdf"), EVERYONE, NOBODY_POSTS),
+        (round_path("draft", "compte-rendu.pdf"), AUTHOR_READS, NOBODY_POSTS),
+    ],
+    "manches/<int:pk>/compte-rendu/modifier/": [
+        (round_path("homologated", "compte-rendu/modifier/"), AUTHOR_OR_BOARD, AUTHOR_OR_BOARD),
+        (round_path("submitted", "compte-rendu/modifier/"), AUTHOR_OR_BOARD, AUTHOR_OR_BOARD),
+        (round_path("draft", "compte-rendu/modifier/"), BOARD, BOARD),  # the author waits for the round
+    ],
+    # --- accounts ---
+    "connexion/": [(lambda w: "/connexion/", EVERYONE, EVERYONE)],
+    "deconnexion/": [(lambda w: "/deconnexion/", NOBODY_POSTS, EVERYONE_REDIRECTED)],
+    "compte/mot-de-passe/": [(lambda w: "/compte/mot-de-passe/", MEMBERS, MEMBERS)],
+    "compte/mot-de-passe/change/": [
+        (lambda w: "/compte/mot-de-passe/change/", MEMBERS, MEMBERS_POST_NOTHING)
+    ],
+    "compte/mot-de-passe-oublie/": [(lambda w: "/compte/mot-de-passe-oublie/", EVERYONE, EVERYONE)],
+    "compte/mot-de-passe-oublie/envoye/": [
+        (lambda w: "/compte/mot-de-passe-oublie/envoye/", EVERYONE, NOBODY_POSTS)
+    ],
+    "compte/reinitialiser/<uidb64>/<token>/": [
+        (
+            lambda w: "/compte/reinitialiser/Mg/lien-invalide/",
+            EVERYONE,
+            EVERYONE,
+        )  # "this link is no longer valid"
+    ],
+    "compte/reinitialiser/termine/": [(lambda w: "/compte/reinitialiser/termine/", EVERYONE, NOBODY_POSTS)],
+    "i18n/setlang/": [(lambda w: "/i18n/setlang/", EVERYONE_REDIRECTED, EVERYONE_REDIRECTED)],
+    # --- the admin ---
+    "admin/": [(lambda w: "/admin/", STAFF, STAFF)],
+    "admin/login/": [(lambda w: "/admin/login/", "200 200 200 200 200 302 302", EVERYONE)],
+    "admin/logout/": [(lambda w: "/admin/logout/", "302 302 302 302 302 405 405", EVERYONE_REDIRECTED)],
+    "admin/password_change/": [(lambda w: "/admin/password_change/", STAFF, STAFF)],
+    "admin/password_change/done/": [(lambda w: "/admin/password_change/done/", STAFF, STAFF_POST_NOTHING)],
+    "admin/jsi18n/": [(lambda w: "/admin/jsi18n/", STAFF, STAFF_POST_NOTHING)],
+    "admin/autocomplete/": [
+        (
+            lambda w: (
+                "/admin/autocomplete/?app_label=federation&model_name=official&field_name=player&term=a"
+            ),
+            SUPERUSER,
+            STAFF_POST_NOTHING,
+        )
+    ],
+    # "View on site": a redirect to the object's page, which answers as that page does.
+    "admin/r/<path:content_type_id>/<path:object_id>/": [
+        (lambda w: f"/admin/r/{w.round_type.pk}/{w.draft.pk}/", STAFF_REDIRECTED, STAFF_REDIRECTED)
+    ],
+    "admin/(?P<app_label>auth|axes|federation|championship)/$": [
+        (lambda w: "/admin/championship/", SUPERUSER_404, SUPERUSER_404)
+    ],
+    "admin/(?P<url>.*)$": [(lambda w: "/admin/nulle-part/", STAFF_NOT_FOUND, STAFF_NOT_FOUND)],
+    "admin/auth/user/<id>/password/": [
+        (lambda w: f"/admin/auth/user/{w.member.user.pk}/password/", SUPERUSER, SUPERUSER)
+    ],
+    **model_rows("auth/group", lambda w: w.group, **EDITABLE),
+    **model_rows("auth/user", lambda w: w.member.user, **EDITABLE),
+    **model_rows("axes/accessattempt", lambda w: w.attempt, **LOGIN_RECORDS),
+    **model_rows("axes/accesslog", lambda w: w.access_log, **LOGIN_RECORDS),
+    **model_rows("axes/accessfailurelog", lambda w: w.failure_log, **LOGIN_RECORDS),
+    **model_rows("federation/player", lambda w: w.member, **EDITABLE),
+    **model_rows("federation/season", lambda w: w.season, **EDITABLE),
+    **model_rows("federation/official", lambda w: w.official, **EDITABLE),
+    # A homologated round cannot be deleted in the admin; a draft round's deal can.
+    **model_rows(
+        "championship/round", lambda w: w.homologated, **{**ENTERED_ON_THE_SITE, "delete": (NO_ONE, NO_ONE)}
+    ),
+    **model_rows("championship/deal", lambda w: w.deal, **ENTERED_ON_THE_SITE),
+    **model_rows("championship/adjustment", lambda w: w.adjustment, **ENTERED_ON_THE_SITE),
+    **model_rows(
+        "championship/championshipline",
+        lambda w: w.line,
+        **{**ENTERED_ON_THE_SITE, "delete": (NO_ONE, NO_ONE)},
+    ),
+    **model_rows("championship/report", lambda w: w.report, **EDITABLE),
+    **history_row("federation/season", lambda w: w.season),
+    **history_row("championship/round", lambda w: w.homologated),
+    **history_row("championship/deal", lambda w: w.deal),
+    **history_row("championship/adjustment", lambda w: w.adjustment),
+    **history_row("championship/report", lambda w: w.report),
+}
+
+
+def test_every_url_answers_every_role_as_the_table_says(world, caplog):
+    caplog.set_level(logging.CRITICAL, logger="django.request")  # hundreds of expected 403s and 404s
+    site_routes = set(routes())
+    unlisted = sorted(site_routes - set(TABLE))
+    stale = sorted(set(TABLE) - site_routes)
+
+    clients = {}
+    for role in ROLES:
+        client = Client()
+        if world.users[role] is not None:
+            client.force_login(world.users[role])
+        clients[role] = (client, copy.deepcopy(client.cookies))
+
+    mismatches, wrong_paths, observed = [], [], []
+    for route, rows in TABLE.items():
+        if route not in site_routes:
+            continue
+        for make_path, expected_get, expected_post in rows:
+            path = make_path(world)
+            if resolve(path.split("?")[0]).route != route:
+                wrong_paths.append(f"{path} does not resolve to {route}")
+                continue
+            for method, expected in (("GET", expected_get), ("POST", expected_post)):
+                expected = expected.split()
+                got = []
+                for role in ROLES:
+                    client, cookies = clients[role]
+                    savepoint = transaction.savepoint()
+                    response = getattr(client, method.lower())(path)
+                    transaction.savepoint_rollback(savepoint)
+                    client.cookies = copy.deepcopy(cookies)
+                    got.append(answer_class(response))
+                observed.append(f"{method:4} {path:70} {' '.join(f'{g:>3}' for g in got)}")
+                for role, want, have in zip(ROLES, expected, got, strict=True):
+                    if want != have:
+                        mismatches.append(f"{method} {path} as {role}: expected {want}, got {have}")
+
+    report = (
+        [f"URL pattern missing from TABLE: {route}" for route in unlisted]
+        + [f"TABLE row for a pattern the site no longer has: {route}" for route in stale]
+        + wrong_paths
+        + mismatches
+    )
+    assert report == [], "\n".join(report + ["", "observed:", *observed])
