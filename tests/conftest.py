@@ -2,7 +2,9 @@ import datetime
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from federation.models import Official, Player, Season
@@ -61,3 +63,11 @@ def login_throttling_off(settings):
     `login()` makes; the suite runs without it, as axes advises. The throttling tests, and the
     browser tests that log in through the form, turn it back on (`settings.AXES_ENABLED = True`)."""
     settings.AXES_ENABLED = False
+
+
+@pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's language: a request in English leaves English active in
+    the worker's thread, which would otherwise leak into the next test's messages."""
+    with translation.override(django_settings.LANGUAGE_CODE):
+        yield

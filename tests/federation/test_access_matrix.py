@@ -158,17 +158,22 @@ EDITABLE = {
     "delete": (SUPERUSER, SUPERUSER),  # a POST without "post=yes" only asks to confirm
     "change": (SUPERUSER, SUPERUSER),  # an empty form: refused with its errors
 }
-# Entered on the site only (championship.admin): read, never added or changed in the admin.
-ENTERED_ON_THE_SITE = {**EDITABLE, "add": (NO_ONE, NO_ONE), "change": (SUPERUSER, NO_ONE)}
+# Entered on the site only (championship.admin): read, never added, changed or deleted in the admin.
+ENTERED_ON_THE_SITE = {
+    **EDITABLE,
+    "add": (NO_ONE, NO_ONE),
+    "change": (SUPERUSER, NO_ONE),
+    "delete": (NO_ONE, NO_ONE),
+}
 # The axes log: read and deleted (to lift a lockout), not added; a bare POST saves nothing to save.
 LOGIN_RECORDS = {**EDITABLE, "add": (NO_ONE, NO_ONE), "change": (SUPERUSER, SUPERUSER_ACTS)}
 
 
 def history_row(app_model, obj):
-    """django-simple-history's page of one past version of an object."""
+    """django-simple-history's page of one past version of an object: read, never saved back."""
     route = f"admin/{app_model}/([^/]+)/history/([^/]+)/$"
     path = lambda w: f"/admin/{app_model}/{obj(w).pk}/history/{obj(w).history.first().history_id}/"  # noqa: E731
-    return {route: [(path, SUPERUSER, SUPERUSER)]}
+    return {route: [(path, SUPERUSER, NO_ONE)]}
 
 
 def season_path(suffix=""):
@@ -323,18 +328,13 @@ TABLE = {
     **model_rows("federation/player", lambda w: w.member, **EDITABLE),
     **model_rows("federation/season", lambda w: w.season, **EDITABLE),
     **model_rows("federation/official", lambda w: w.official, **EDITABLE),
-    # A homologated round cannot be deleted in the admin; a draft round's deal can.
-    **model_rows(
-        "championship/round", lambda w: w.homologated, **{**ENTERED_ON_THE_SITE, "delete": (NO_ONE, NO_ONE)}
-    ),
+    **model_rows("championship/round", lambda w: w.homologated, **ENTERED_ON_THE_SITE),
     **model_rows("championship/deal", lambda w: w.deal, **ENTERED_ON_THE_SITE),
     **model_rows("championship/adjustment", lambda w: w.adjustment, **ENTERED_ON_THE_SITE),
-    **model_rows(
-        "championship/championshipline",
-        lambda w: w.line,
-        **{**ENTERED_ON_THE_SITE, "delete": (NO_ONE, NO_ONE)},
-    ),
-    **model_rows("championship/report", lambda w: w.report, **EDITABLE),
+    **model_rows("championship/championshipline", lambda w: w.line, **ENTERED_ON_THE_SITE),
+    **model_rows("championship/report", lambda w: w.report, **ENTERED_ON_THE_SITE),
+    **history_row("federation/player", lambda w: w.member),
+    **history_row("federation/official", lambda w: w.official),
     **history_row("federation/season", lambda w: w.season),
     **history_row("championship/round", lambda w: w.homologated),
     **history_row("championship/deal", lambda w: w.deal),
