@@ -177,3 +177,13 @@ def test_it_refuses_a_reason_longer_than_the_history_keeps(client, season, presi
     assert response.status_code == 200
     assert "Motif de la modification : 100 caractères au plus." in response.content.decode()
     assert state(season) == before
+
+
+def test_it_refuses_a_deeply_nested_rulebook_on_the_page_and_changes_nothing(client, season, president, played):
+    before = state(season)
+    client.force_login(president.user)
+    nested = "a = " + "[" * 5000 + "]" * 5000
+    response = client.post(rulebook_url(season), {"rulebook_text": nested, "reason": "essai"})
+    assert response.status_code == 200
+    assert "trop d&#x27;imbrication" in response.content.decode()
+    assert state(season) == before
