@@ -712,6 +712,18 @@ class DealForm(MotifMixin, forms.Form):
         return deal
 
 
+class RoundDeleteForm(forms.Form):
+    """Deleting a draft round: the reason, kept in the round's history."""
+
+    motif = TextField(
+        field_name=_("Motif"),
+        label=_("Motif de la suppression"),
+        max_length=MOTIF_MAX_LENGTH,
+        help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
+        error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
+    )
+
+
 class MotifForm(MotifMixin, forms.Form):
     """Deleting a deal or an adjustment: only the motif, when the round is homologated."""
 

@@ -266,6 +266,21 @@ def reopen_round(round_, user=None, reason=""):
     return round_
 
 
+@transaction.atomic
+def delete_draft_round(round_, user=None, reason=""):
+    """Delete a round entered by mistake: only while it is a draft, with a reason that the
+    round's history keeps with its author (a submitted round goes back to draft first)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    if locked.status != Round.DRAFT:
+        raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")
+    with recorded_as(user) if user is not None else nullcontext():
+        locked._change_reason = reason
+        locked.delete()
+
+
 COLOURS = [code for code, _label in COLOURS_CHOICES]
 
 
@@ -352,6 +367,7 @@ __all__ = [
     "ScoredRound",
     "check_complete",
     "deal_input",
+    "delete_draft_round",
     "homologate_round",
     "next_deal_number",
     "next_round_number",

@@ -22,6 +22,7 @@ from championship.forms import (
     DealForm,
     MotifForm,
     RoundCreateForm,
+    RoundDeleteForm,
     SeatColoursForm,
     SeatTotalsForm,
     delete_adjustment,
@@ -29,7 +30,13 @@ from championship.forms import (
 )
 from championship.models import Adjustment, Deal, Round
 from championship.presenters import round_display
-from championship.services import RoundError, homologate_round, reopen_round, submit_round
+from championship.services import (
+    RoundError,
+    delete_draft_round,
+    homologate_round,
+    reopen_round,
+    submit_round,
+)
 from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
@@ -365,6 +372,25 @@ def round_reopen(request, pk):
     return redirect("championship:round_edit", round_.pk)
 
 
+@login_required
+def round_delete(request, pk):
+    """Delete a draft round entered by mistake, after a confirmation that asks for the reason."""
+    round_ = _get_round_for_editing(request, pk)
+    if round_.status != Round.DRAFT:
+        messages.error(request, gettext("Seule une manche en brouillon peut être supprimée."))
+        return redirect("championship:round_edit", round_.pk)
+    form = RoundDeleteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            delete_draft_round(round_, request.user, form.cleaned_data["motif"])
+        except RoundError as error:
+            messages.error(request, error.message)
+            return redirect("championship:round_edit", round_.pk)
+        messages.success(request, gettext("Manche supprimée : %(round)s.") % {"round": round_})
+        return redirect("championship:round_list", round_.season.name)
+    return render(request, "championship/rounds/delete.html", {"round": round_, "form": form})
+
+
 urlpatterns = [
     path("saisons/<str:season_name>/manches/", round_list, name="round_list"),
     path("saisons/<str:season_name>/manches/nouvelle/", round_create, name="round_create"),
@@ -381,4 +407,5 @@ urlpatterns = [
     path("manches/<int:pk>/soumettre/", round_submit, name="round_submit"),
     path("manches/<int:pk>/homologuer/", round_homologate, name="round_homologate"),
     path("manches/<int:pk>/brouillon/", round_reopen, name="round_reopen"),
+    path("manches/<int:pk>/supprimer/", round_delete, name="round_delete"),
 ]

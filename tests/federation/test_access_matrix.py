@@ -257,6 +257,10 @@ TABLE = {
             BOARD_ACTS,
         ),  # refused, with a message
     ],
+    "manches/<int:pk>/supprimer/": [
+        (round_path("draft", "supprimer/"), ENTRY, ENTRY),  # a POST without a reason: the form again
+        (round_path("homologated", "supprimer/"), BOARD_ACTS, BOARD_ACTS),  # refused, with a message
+    ],
     "saisons/<str:name>/reglement/": [(season_path("reglement/"), BOARD, BOARD)],
     # --- reports: public once the round is homologated; written by its author and the board ---
     "manches/<int:pk>/compte-rendu/": [
