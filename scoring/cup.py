@@ -254,8 +254,16 @@ def round_bounds(rulebook) -> tuple[int, int]:
     (default +30) and ``championship.round_points_floor`` (default −30), chosen by the officials
     and applied by the scoring of every round (``scoring.championship.round_limit_items``, a
     ``round_cap`` or ``round_floor`` line that the explanation of the player's points shows).
-    The defaults are far beyond any real round (the demo's best is +14; a long evening of the
-    default rules gives some 16 to 20), so the default rulebook leaves every score as it was.
+    The defaults are far beyond any real round (the demo's best is +14; 16 takes a big win, a
+    prestige contract made, a chelem and two failed in defence), so the default rulebook leaves
+    every score as it was; officials who want statuses decided earlier choose a tighter bound.
+
+    Why a cap rather than a bound derived from the rules: deriving one would need the rulebook
+    to limit the deals of a round and its adjustments (how many, and the points the Direction
+    may fix), refused at entry beyond; with limits no real round reaches, the derived bound
+    (some 11 + 3 a deal + the adjustments) would be so wide that no status could be decided
+    before the last round. A cap chosen by the officials and applied by the scoring is as tight
+    as they want and true by construction, whatever the deals and the adjustments.
 
     Sitting a round out gives 0, so the bound always includes 0: a player who does not play
     may still be given a malus by the round (an absence), never more than the floor.
