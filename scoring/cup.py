@@ -313,8 +313,9 @@ def playoff_status(
     late-report malus of at most ``round_late`` (one value ≤ 0 per round, any of them may fall
     on anyone); ``late`` gives each player what the missing reports of counted rounds may still
     add to his malus (≤ 0). A player needs ``minimum_rounds`` to be ranked. Homologated rounds,
-    reports' authors and filing dates and the rulebook are taken as they are: a correction
-    recomputes the statuses.
+    reports' authors and filing dates and the rulebook are taken as they are: a correction (a
+    bonus or malus added afterwards to a homologated round is one, made by the Direction with
+    a motif) recomputes the statuses.
 
     Each player's points end between his *lowest* (points + rounds × floor + every ``round_late``
     + his ``late``) and his *highest* (points + rounds × cap).
