@@ -57,7 +57,7 @@ SIXTEEN_POINT_DEALS = [
 def sixteen_point_round():
     """Chloé's line items in a round of the default rules worth 16 points to her."""
     result = score_round(SEATS, SIXTEEN_POINT_DEALS, RULEBOOK)
-    return [item for item in round_line_items(round_facts(SIXTEEN_POINT_DEALS, result), RULEBOOK)]
+    return round_line_items(round_facts(SIXTEEN_POINT_DEALS, result), RULEBOOK)
 
 
 def test_it_knows_a_round_of_the_default_rules_can_give_sixteen_points():
@@ -249,8 +249,9 @@ def seasons_and_futures(draw):
             round_late.append(late_malus(TODAY + timedelta(days=days), None, end, rulebook))
         coming.append(played_on)
 
-    # Either every future is drawn, or a player with a status is pushed one way and everyone
-    # else the other: the ends that come closest to contradicting that status.
+    # Either every future is drawn, or, knowing the statuses shown today, an adversary pushes a
+    # player with a status one way and everyone else the other: the ends that come closest to
+    # contradicting that status, all of them reachable under the rules.
     shown = playoff_status(current, len(coming), rulebook, round_late=round_late, late=late)
     decided = [name for name in racing if shown[name].code != IN_CONTENTION]
     victim = draw(st.sampled_from(decided or racing))
@@ -285,12 +286,8 @@ def seasons_and_futures(draw):
         downs = [name for name in seated if push(name) == "down"]
         author = downs[0] if downs else draw(st.sampled_from(seated))
         if author in final:
-            add(
-                author,
-                late_malus(
-                    played_on + timedelta(days=days), filed(author, max(TODAY, played_on)), end, rulebook
-                ),
-            )
+            deadline = played_on + timedelta(days=days)
+            add(author, late_malus(deadline, filed(author, max(TODAY, played_on)), end, rulebook))
     return rulebook, current, round_late, late, list(final.values())
 
 
