@@ -8,20 +8,34 @@ better regular-season seed, i.e. the order of the final ranking.
 
 `cup_state` gathers the whole cup in one object for the bracket page and the `cup` command;
 `season_statuses` answers, during the season, who is qualified, eliminated or in contention for
-the play-offs — decided only when it is mathematically certain (`scoring.cup.playoff_status`).
+the play-offs — decided only when it is mathematically certain (`scoring.cup.playoff_status`),
+on the bound that `season_outlook` reads from the season: its round limits, the rounds still to
+count and what the late-report malus may still add by the season's end.
 """
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from championship.models import Round, Seat
-from championship.standings import season_standings
+from championship.models import Report, Round, Seat
+from championship.standings import designated_author, report_deadline, season_standings
 from federation.models import Player
 from scoring.championship import num
-from scoring.cup import CupPlan, Qualification, Status, champion, playoff_status, qualify_for_final, seed_cup
+from scoring.cup import (
+    CupPlan,
+    Qualification,
+    Status,
+    champion,
+    late_malus,
+    playoff_status,
+    qualify_for_final,
+    report_risk,
+    round_bounds,
+    seed_cup,
+)
 from scoring.ranking import PlayerSeason, name_key
 
 NO_CUP, DIRECT_FINAL, PLAYOFFS = "none", "direct", "playoffs"
@@ -337,15 +351,119 @@ def status_players(season, standings):
     return current, by_name
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What may still change the season points until the season's end: the bound the statuses
+    rest on (`scoring.cup.playoff_status`)."""
+
+    as_of: datetime.date  # the standings' date: today, or the season's end once it is over
+    end: datetime.date  # the season's end: the late-report malus is counted up to it
+    scheduled: int  # regular rounds still on the calendar, played from `as_of` on
+    pending: int  # regular rounds entered but not homologated yet
+    loss: int  # the least one round can give a player (≤ 0): the rulebook's floor
+    gain: int  # the most one round can give a player (≥ 0): the rulebook's cap
+    round_late: tuple  # for each round still to count, the malus its report may reach (≤ 0)
+    late: dict  # player name -> what his missing reports may still add to his malus (≤ 0)
+    per_week: int  # the late-report malus per started week (≤ 0)
+
+    @property
+    def rounds(self):
+        return self.scheduled + self.pending
+
+    @property
+    def coming_late(self):
+        """The most a report of a round still to count may cost its author (≤ 0)."""
+        return min(self.round_late, default=0)
+
+    @property
+    def late_by_player(self):
+        """``[(name, malus)]`` of the missing reports' authors, by name."""
+        return sorted(self.late.items(), key=lambda item: name_key(item[0]))
+
+    @property
+    def bound(self):
+        """The bound in French, as the page and the `cup` command state it."""
+        if self.rounds:
+            text = (
+                f"au plus +{self.gain} points par manche selon le règlement de la saison, "
+                f"au moins {num(self.loss)}"
+            )
+        else:
+            text = "plus aucune manche régulière : le classement final"
+        late = []
+        if self.coming_late:
+            late.append(f"jusqu'à {num(self.coming_late)} pour l'auteur de chaque manche restante")
+        late += [f"{name} {num(points)}" for name, points in self.late_by_player]
+        if late:
+            text += (
+                f" ; en plus, le malus de compte-rendu en retard à venir d'ici la fin de la saison "
+                f"({self.end:%d/%m/%Y}) : {', '.join(late)}"
+            )
+        return text
+
+
+def season_outlook(season, standings):
+    """The `Outlook` of a season as of its standings' date (see `scoring.cup.round_bounds`).
+
+    The late-report malus: each counted round's report, missing (or filed after that date),
+    may still grow until the season's end, for its author (the Report's, else the round
+    winner, as the standings count it); each round entered but not homologated may reach, by
+    the season's end, the malus of its own deadline; each round on the calendar is taken as
+    played on that date at the earliest.
+    """
+    rulebook = season.rulebook
+    as_of, end = standings.as_of, season.end_date
+    data = standings.data
+    late = {}
+    for round_ in data.rounds:
+        report = data.reports.get(round_.pk)
+        if report is not None:
+            author, filed = report.author_id, report.filed_on
+        else:
+            author, filed = designated_author(data.seats.get(round_.pk, []), data.takes(round_.pk)), None
+        if author is None:
+            continue
+        risk = report_risk(report_deadline(round_, rulebook), filed, as_of, end, rulebook)
+        if risk:
+            name = data.players[author].name
+            late[name] = late.get(name, 0) + risk
+    round_late = []
+    if standings.pending:
+        pending = season.rounds.filter(stage=Round.REGULAR).exclude(status=Round.HOMOLOGATED)
+        for round_ in pending.select_related("report"):
+            try:
+                filed = round_.report.filed_on
+            except Report.DoesNotExist:
+                filed = None
+            round_late.append(late_malus(report_deadline(round_, rulebook), filed, end, rulebook))
+    earliest = as_of + datetime.timedelta(days=rulebook.reports.deadline_days)
+    round_late += [late_malus(earliest, None, end, rulebook)] * season.remaining_rounds
+    loss, gain = round_bounds(rulebook)
+    return Outlook(
+        as_of=as_of,
+        end=end,
+        scheduled=season.remaining_rounds,
+        pending=standings.pending,
+        loss=loss,
+        gain=gain,
+        round_late=tuple(round_late),
+        late=late,
+        per_week=rulebook.reports.late_malus_per_week,
+    )
+
+
 def season_statuses(season, standings=None):
     """`{Player: Status}` for the play-offs, in ranking order (ranked, unranked, then 0 rounds)."""
     return {row.player: row.status for row in status_rows(season, standings)}
 
 
-def status_rows(season, standings=None):
+def status_rows(season, standings=None, outlook=None):
     standings = standings or season_standings(season)
+    outlook = outlook or season_outlook(season, standings)
     current, by_name = status_players(season, standings)
-    statuses = playoff_status(current, remaining_rounds(season, standings), season.rulebook)
+    statuses = playoff_status(
+        current, outlook.rounds, season.rulebook, round_late=outlook.round_late, late=outlook.late
+    )
     rows = {row.player.name: row for row in standings.ranked}
     return [
         StatusRow(by_name[entry.player], entry, rows.get(entry.player), statuses[entry.player])
@@ -353,23 +471,26 @@ def status_rows(season, standings=None):
     ]
 
 
-def status_assumption(season, standings):
+def status_assumption(season, standings, outlook=None):
     """The documented assumption of the statuses, in French, with this season's figures."""
     rulebook = season.rulebook
-    left = remaining_rounds(season, standings)
-    cup = rulebook.cup
-    pending = standings.pending
-    scheduled = season.remaining_rounds
-    parts = [f"{_rounds(scheduled, 'régulière')} encore au calendrier"]
+    outlook = outlook or season_outlook(season, standings)
+    pending = outlook.pending
+    parts = [f"{_rounds(outlook.scheduled, 'régulière')} encore au calendrier"]
     if pending:
         parts.append(f"{_rounds(pending, 'saisie')} mais pas encore homologuée{'s' if pending > 1 else ''}")
     return {
-        "left": left,
+        "left": outlook.rounds,
         "parts": parts,
-        "places": cup.playoff_players,
+        "places": rulebook.cup.playoff_players,
         "minimum_rounds": rulebook.championship.minimum_rounds,
-        "high": max(cup.max_round_points, 0),
-        "low": min(cup.min_round_points, 0),
+        "high": outlook.gain,
+        "low": outlook.loss,
+        "end": outlook.end,
+        "per_week": outlook.per_week,
+        "coming_late": outlook.coming_late,
+        "late": outlook.late_by_player,
+        "bound": outlook.bound,
     }
 
 

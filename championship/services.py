@@ -19,6 +19,7 @@ from scoring.championship import (
     adjustment_item,
     item_sort_key,
     round_facts,
+    round_limit_items,
     round_line_items,
     round_ranks,
 )
@@ -132,7 +133,8 @@ def counts_for_championship(round_):
 
 
 def championship_items(round_, scored, adjustments):
-    """The line items of a round: rank, bonuses, and its adjustments from the catalogue."""
+    """The line items of a round: rank, bonuses, its adjustments from the catalogue, and the
+    lines that keep each player's round within the season's limits (`round_limit_items`)."""
     rulebook = round_.season.rulebook
     result = scored.result
     if round_.totals_only:
@@ -146,7 +148,7 @@ def championship_items(round_, scored, adjustments):
         items.append(
             adjustment_item(adjustment.player.name, adjustment.code, rulebook, points, adjustment.note)
         )
-    return items
+    return items + round_limit_items(items, rulebook)
 
 
 def _catalogue_points(rulebook, code):

@@ -2,8 +2,9 @@
 
 A round gives each player line items: ``rank`` points, the offensive bonuses (``big_win``,
 ``prestige``, ``chelem``), the defensive bonuses (``close_loss``, ``wall``), the automatic
-``late_report`` malus and the adjustments taken from the season's catalogue. Every item carries
-a French label that explains it, so that a page can show how a figure was computed.
+``late_report`` malus and the adjustments taken from the season's catalogue; then the season's
+limits of a round (``round_cap``, ``round_floor``) bring a player's round back within them. Every
+item carries a French label that explains it, so that a page can show how a figure was computed.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ CONTRACT_LABELS = {
     "garde_contre": "Garde contre",
 }
 
-# Order of the line items of one player (REGLEMENT §5.8); catalogue codes come last.
+# Order of the line items of one player (REGLEMENT §5.8); catalogue codes come next, then the
+# line that brings the round within the season's limits, last since it depends on all the others.
 ITEM_ORDER = ("rank", "big_win", "prestige", "chelem", "close_loss", "wall", "late_report")
+LIMIT_CODES = ("round_cap", "round_floor")
 
 
 @dataclass(frozen=True)
@@ -250,7 +253,49 @@ def adjustment_item(player: str, code: str, rulebook, points: int | None = None,
     return LineItem(player, code, entry.points if points is None else points, label)
 
 
+def round_limit_items(items: list[LineItem], rulebook) -> list[LineItem]:
+    """The lines that bring each player's round within the season's limits (REGLEMENT §5.8).
+
+    ``items`` are every championship line of one round: ``round_line_items`` and the catalogue
+    adjustments (a player off the table included), not the late-report malus, which is counted
+    as of a date. When a player's items add up to more than ``championship.round_points_cap``, a
+    ``round_cap`` line takes the excess back; below ``championship.round_points_floor``, a
+    ``round_floor`` line gives the difference back. So a round changes a player's season points
+    by at most the cap and at least the floor, whatever its deals and adjustments; the
+    qualification statuses (``scoring.cup.round_bounds``) rest on that.
+
+    >>> from scoring.rulebook import load_default_rulebook
+    >>> rulebook = load_default_rulebook()
+    >>> items = [LineItem("Alice", "rank", 10, ""), LineItem("Alice", "hote", 25, "")]
+    >>> [(i.code, i.points) for i in round_limit_items(items, rulebook)]
+    [('round_cap', -5)]
+    """
+    rules = rulebook.championship
+    cap, floor = rules.round_points_cap, rules.round_points_floor
+    sums: dict[str, int] = {}
+    for item in items:
+        sums[item.player] = sums.get(item.player, 0) + item.points
+    limits = []
+    for player, total in sums.items():
+        if total > cap:
+            label = (
+                f"Plafond de la manche : {num(total)} points ramenés à {num(cap)} "
+                f"(au plus +{cap} points par manche selon le règlement de la saison)"
+            )
+            limits.append(LineItem(player, "round_cap", cap - total, label))
+        elif total < floor:
+            label = (
+                f"Plancher de la manche : {num(total)} points ramenés à {num(floor)} "
+                f"(au moins {num(floor)} points par manche selon le règlement de la saison)"
+            )
+            limits.append(LineItem(player, "round_floor", floor - total, label))
+    return limits
+
+
 def item_sort_key(item: LineItem) -> tuple:
-    """Ordering of a player's items: §5.8 codes first, then catalogue codes."""
-    order = ITEM_ORDER.index(item.code) if item.code in ITEM_ORDER else len(ITEM_ORDER)
+    """Ordering of a player's items: §5.8 codes first, then catalogue codes, then the limits."""
+    if item.code in LIMIT_CODES:
+        order = len(ITEM_ORDER) + 1
+    else:
+        order = ITEM_ORDER.index(item.code) if item.code in ITEM_ORDER else len(ITEM_ORDER)
     return (order, item.deal or 0)

@@ -8,9 +8,10 @@ recorded French reason: the seeding cut (``CupPlan.exclusions``), then the play-
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 
-from scoring.championship import num, ordinal
+from scoring.championship import late_report_weeks, num, ordinal
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 
 QUALIFIED = "qualified"
@@ -241,49 +242,129 @@ def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> 
     return min(final_totals, key=lambda p: (-final_totals[p], seed[p]))
 
 
-def playoff_status(current: Sequence[PlayerSeason], remaining_rounds: int, rulebook) -> dict[str, Status]:
+def round_bounds(rulebook) -> tuple[int, int]:
+    """``(loss, gain)``: the least and the most one regular round still to be played can change
+    a player's season points, the late-report malus aside (see ``late_malus``).
+
+    The bound is the one the season's rules enforce, not an estimate. A round's points add up
+    terms that the rules do not bound by themselves: rank points and big win or close loss once,
+    but prestige and wall per contract and chelem per chelem (with no limit to the number of
+    deals of an evening), and any number of bonuses and maluses from the catalogue, whose points
+    the Direction may fix. So the rulebook caps the round: ``championship.round_points_cap``
+    (default +30) and ``championship.round_points_floor`` (default −30), chosen by the officials
+    and applied by the scoring of every round (``scoring.championship.round_limit_items``, a
+    ``round_cap`` or ``round_floor`` line that the explanation of the player's points shows).
+    The defaults are far beyond any real round (the demo's best is +14; 16 takes a big win, a
+    prestige contract made, a chelem and two failed in defence), so the default rulebook leaves
+    every score as it was; officials who want statuses decided earlier choose a tighter bound.
+
+    Why a cap rather than a bound derived from the rules: deriving one would need the rulebook
+    to limit the deals of a round and its adjustments (how many, and the points the Direction
+    may fix), refused at entry beyond; with limits no real round reaches, the derived bound
+    (some 11 + 3 a deal + the adjustments) would be so wide that no status could be decided
+    before the last round. A cap chosen by the officials and applied by the scoring is as tight
+    as they want and true by construction, whatever the deals and the adjustments.
+
+    Sitting a round out gives 0, so the bound always includes 0: a player who does not play
+    may still be given a malus by the round (an absence), never more than the floor.
+
+    The late-report malus is not part of a round's lines: it grows each started week until the
+    report is filed, and the standings count it as of today, or of the season's end once it is
+    over. Its bound comes from the season's dates (``late_malus``): the statuses add, for each
+    round still to count, the malus its report reaches if never filed before the season's end,
+    and for each missing report of a counted round, what it may still add to its author's.
+    """
+    rules = rulebook.championship
+    return min(rules.round_points_floor, 0), max(rules.round_points_cap, 0)
+
+
+def late_malus(deadline: date, filed: date | None, as_of: date, rulebook) -> int:
+    """The late-report malus (≤ 0) of one report as the standings count it on ``as_of``.
+
+    A report filed after ``as_of`` was still missing on that date. Computed on the season's end,
+    it is the most the report can ever cost: filing it stops the malus, and nothing is counted
+    after the season's end.
+    """
+    counted = filed if filed is not None and filed <= as_of else None
+    return late_report_weeks(deadline, counted, as_of) * rulebook.reports.late_malus_per_week
+
+
+def report_risk(deadline: date, filed: date | None, as_of: date, end: date, rulebook) -> int:
+    """What the late-report malus of a counted round may still add (≤ 0) between ``as_of`` and
+    the season's ``end``, for a report with this ``filed`` date (``None``: still missing)."""
+    return late_malus(deadline, filed, end, rulebook) - late_malus(deadline, filed, as_of, rulebook)
+
+
+def playoff_status(
+    current: Sequence[PlayerSeason],
+    remaining_rounds: int,
+    rulebook,
+    *,
+    round_late: Sequence[int] = (),
+    late: Mapping[str, int] | None = None,
+) -> dict[str, Status]:
     """Qualified, eliminated or in contention for the play-offs, only when certain.
 
-    Assumption (stated in the README): the season still has ``remaining_rounds`` regular rounds
-    scheduled; every player of ``current`` may play each of them (players not listed are
-    assumed not to play: list every registered player, with 0 rounds if need be); in one round a
-    player's points change by at least ``rulebook.cup.min_round_points`` and at most
-    ``rulebook.cup.max_round_points``, whether he plays it or not (rank points, bonuses,
-    catalogue maluses and late-report maluses included); a player needs ``minimum_rounds`` to
-    be ranked. Sitting out a round is always possible, so the bounds used are
-    ``min(min_round_points, 0)`` and ``max(max_round_points, 0)`` per round.
+    Assumption (stated in the README and on the page): the season still has
+    ``remaining_rounds`` regular rounds to count; every player of ``current`` may play each of
+    them (players not listed are assumed not to play: list every registered player, with 0
+    rounds if need be); each of them changes a player's points by ``round_bounds`` (the
+    season's round limits, applied by the scoring), plus, for its report's author, a
+    late-report malus of at most ``round_late`` (one value ≤ 0 per round, any of them may fall
+    on anyone); ``late`` gives each player what the missing reports of counted rounds may still
+    add to his malus (≤ 0). A player needs ``minimum_rounds`` to be ranked. Homologated rounds,
+    reports' authors and filing dates and the rulebook are taken as they are: a correction (a
+    bonus or malus added afterwards to a homologated round is one, made by the Direction with
+    a motif) recomputes the statuses.
 
-    - qualified: he is ranked already (so whatever happens) and, even if he gains the minimum
-      and everyone else the maximum, fewer than ``playoff_players`` others can reach or tie
-      his points (a tie counts against certainty, whatever the tie-breaks);
+    Each player's points end between his *lowest* (points + rounds × floor + every ``round_late``
+    + his ``late``) and his *highest* (points + rounds × cap).
+
+    - qualified: he is ranked already (so whatever happens) and, even at his lowest with
+      everyone else at his highest, fewer than ``playoff_players`` others can reach or tie his
+      points (a tie counts against certainty, whatever the tie-breaks);
     - eliminated: he cannot reach ``minimum_rounds``, or at least ``playoff_players`` others
-      are ranked already and stay strictly ahead even if he gains the maximum and they the
-      minimum;
+      are ranked already and stay strictly ahead even at their lowest with him at his highest;
     - in contention otherwise.
 
-    Example (default rulebook: 10 places, +15 / −6 per round): with 2 rounds left, a ranked
-    player on 120 points can fall to 108; whoever is on 77 or less can reach at most 107, so if
-    at most 9 others have 78 or more he is qualified.
+    Example (round limits +15 / −6, 10 places): with 2 rounds left, a ranked player on 120
+    points can fall to 108; whoever is on 77 or less can reach at most 107, so if at most 9
+    others have 78 or more he is qualified.
 
     With ``remaining_rounds == 0`` the statuses follow the final ranking: its first
     ``playoff_players`` are qualified, the others eliminated; players fully tied across the cut
-    (equal on points and every tie-break) stay in contention.
+    (equal on points and every tie-break) stay in contention. When a late-report malus may still
+    grow, a player is qualified only if he stays in the places with his own malus at its worst
+    and the others' at their best, eliminated only if he stays out the other way round.
     """
     if remaining_rounds < 0:
         raise ValueError("Le nombre de manches restantes ne peut pas être négatif")
     names = [p.player for p in current]
     if len(set(names)) != len(names):
         raise ValueError("Joueur présent deux fois dans l'état de la saison")
+    round_late = tuple(round_late)
+    late = {player: points for player, points in (late or {}).items() if points}
+    if len(round_late) > remaining_rounds:
+        raise ValueError("Plus de malus de compte-rendu à venir que de manches restantes")
+    if any(points > 0 for points in round_late) or any(points > 0 for points in late.values()):
+        raise ValueError("Un malus de compte-rendu en retard est négatif ou nul")
     if remaining_rounds == 0:
+        if late:
+            return _final_statuses_with_late(current, rulebook, late)
         return _final_statuses(current, rulebook)
 
     places = rulebook.cup.playoff_players
     needed = rulebook.championship.minimum_rounds
-    low_step = min(rulebook.cup.min_round_points, 0)
-    high_step = max(rulebook.cup.max_round_points, 0)
-    low, high = low_step * remaining_rounds, high_step * remaining_rounds
-    left = _plural(remaining_rounds, "manche")
+    loss, gain = round_bounds(rulebook)
+    coming = sum(round_late)
 
+    def lowest(season: PlayerSeason) -> int:
+        return season.points + loss * remaining_rounds + coming + late.get(season.player, 0)
+
+    def highest(season: PlayerSeason) -> int:
+        return season.points + gain * remaining_rounds
+
+    left = _the_rounds(remaining_rounds)
     statuses = {}
     for me in current:
         others = [p for p in current if p.player != me.player]
@@ -291,24 +372,31 @@ def playoff_status(current: Sequence[PlayerSeason], remaining_rounds: int, ruleb
             statuses[me.player] = Status(
                 ELIMINATED,
                 f"Éliminé : {_plural(me.rounds, 'manche')} jouée{'s' if me.rounds > 1 else ''} "
-                f"et {left} à jouer, il en faut {needed} pour être classé",
+                f"et {_plural(remaining_rounds, 'manche')} à jouer, il en faut {needed} pour être classé",
             )
             continue
-        worst, best = me.points + low, me.points + high
+        worst, best = lowest(me), highest(me)
         threats = [p for p in others if p.rounds + remaining_rounds >= needed]
-        threats = [p for p in threats if p.points + high >= worst]
-        ahead = [p for p in others if p.rounds >= needed and p.points + low > best]
+        threats = [p for p in threats if highest(p) >= worst]
+        ahead = [p for p in others if p.rounds >= needed and lowest(p) > best]
         if me.rounds >= needed and len(threats) < places:
+            fall = [f"{num(loss)} par manche au plus sur {left}"] if loss else []
+            malus = coming + late.get(me.player, 0)
+            if malus:
+                fall.append(f"{num(malus)} de malus de compte-rendu en retard au plus")
+            if fall:
+                low = f"même au plus bas, à {num(worst)} points ({' et '.join(fall)})"
+            else:
+                low = f"à {num(worst)} points, qu'il ne peut plus perdre"
             statuses[me.player] = Status(
                 QUALIFIED,
-                f"Qualifié : même avec {num(low_step)} par manche sur les {left} restantes, "
-                f"{_can_reach(len(threats))}, pour {_plural(places, 'place')}",
+                f"Qualifié : {low}, {_can_reach(len(threats))}, pour {_plural(places, 'place')}",
             )
         elif len(ahead) >= places:
             statuses[me.player] = Status(
                 ELIMINATED,
-                f"Éliminé : même avec +{high_step} par manche sur les {left} restantes, "
-                f"{len(ahead)} joueurs classés resteront devant lui, "
+                f"Éliminé : même au plus haut, à {num(best)} points (+{gain} par manche au plus sur "
+                f"{left}), {len(ahead)} joueurs classés resteront devant lui, "
                 f"pour {_plural(places, 'place')}",
             )
         elif me.rounds < needed:
@@ -326,6 +414,10 @@ def playoff_status(current: Sequence[PlayerSeason], remaining_rounds: int, ruleb
                 f"pour {_plural(places, 'place')}",
             )
     return statuses
+
+
+def _the_rounds(count: int) -> str:
+    return "la manche restante" if count == 1 else f"les {count} manches restantes"
 
 
 def _can_reach(count: int) -> str:
@@ -363,4 +455,59 @@ def _final_statuses(current: Sequence[PlayerSeason], rulebook) -> dict[str, Stat
             )
     for season in unranked:
         statuses[season.player] = Status(ELIMINATED, f"Éliminé : non classé, moins de {needed} manches")
+    return statuses
+
+
+def _place_in(seasons: Sequence[PlayerSeason], player: str, rulebook) -> tuple[int | None, bool]:
+    """``(index, straddling)`` of ``player`` in the final ranking of ``seasons``: his 0-based
+    place (``None`` when not ranked) and whether he is fully tied across the cut."""
+    places = rulebook.cup.playoff_players
+    ranked, _ = final_ranking(seasons, rulebook)
+    index = next((i for i, standing in enumerate(ranked) if standing.player == player), None)
+    if index is None:
+        return None, False
+    straddling = len(ranked) > places and ranked[places - 1].rank == ranked[places].rank
+    return index, straddling and ranked[index].rank == ranked[places].rank
+
+
+def _with_late(season: PlayerSeason, late: Mapping[str, int]) -> PlayerSeason:
+    return replace(season, points=season.points + late.get(season.player, 0))
+
+
+def _final_statuses_with_late(
+    current: Sequence[PlayerSeason], rulebook, late: Mapping[str, int]
+) -> dict[str, Status]:
+    """No round left, but missing reports whose malus may still grow until the season's end."""
+    places = rulebook.cup.playoff_players
+    needed = rulebook.championship.minimum_rounds
+    malus = "malus de compte-rendu en retard à venir compris"
+    statuses = {}
+    for me in current:
+        if me.rounds < needed:
+            statuses[me.player] = Status(ELIMINATED, f"Éliminé : non classé, moins de {needed} manches")
+            continue
+        # His worst case: his own malus at its worst, the others' not grown; his best: the reverse.
+        worst = [_with_late(p, late) if p.player == me.player else p for p in current]
+        best = [p if p.player == me.player else _with_late(p, late) for p in current]
+        low, low_tied = _place_in(worst, me.player, rulebook)
+        high, high_tied = _place_in(best, me.player, rulebook)
+        if low < places and not low_tied:
+            statuses[me.player] = Status(
+                QUALIFIED,
+                f"Qualifié : au pire {ordinal(low + 1)} du classement final ({malus}), "
+                f"parmi les {places} places",
+            )
+        elif high >= places and not high_tied:
+            statuses[me.player] = Status(
+                ELIMINATED,
+                f"Éliminé : au mieux {ordinal(high + 1)} du classement final ({malus}), "
+                f"hors des {places} places",
+            )
+        else:
+            statuses[me.player] = Status(
+                IN_CONTENTION,
+                f"En course : entre la {ordinal(high + 1, feminine=True)} et la "
+                f"{ordinal(low + 1, feminine=True)} place du classement final selon les malus de "
+                f"compte-rendu en retard à venir, pour {_plural(places, 'place')}",
+            )
     return statuses

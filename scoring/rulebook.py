@@ -21,7 +21,25 @@ POIGNEE_SIZES = ("simple", "double", "triple")
 TABLE_SIZES = (4, 5)
 BOUTS = (0, 1, 2, 3)
 AUTHOR_RULES = ("winner",)
-AUTOMATIC_CODES = ("rank", "big_win", "prestige", "chelem", "close_loss", "wall", "late_report")
+AUTOMATIC_CODES = (
+    "rank",
+    "big_win",
+    "prestige",
+    "chelem",
+    "close_loss",
+    "wall",
+    "late_report",
+    "round_cap",
+    "round_floor",
+)
+# Settings that existed once and were removed, with what replaced them (a season's copy written
+# before is refused with this message rather than a bare "paramètre inconnu").
+RETIRED = {
+    "cup.max_round_points": "paramètre supprimé : le plafond d'une manche se règle désormais dans "
+    "championship.round_points_cap, appliqué au calcul de chaque manche",
+    "cup.min_round_points": "paramètre supprimé : le plancher d'une manche se règle désormais dans "
+    "championship.round_points_floor, appliqué au calcul de chaque manche",
+}
 MAX_CARD_POINTS = 91
 
 
@@ -213,6 +231,8 @@ class ChampionshipRules(_Section):
     awards: list[str] = Field(default_factory=lambda: list(AWARD_KEYS))
     best_taker_min_takes: NaturalInt = 10
     catalogue: list[CatalogueEntry] = Field(default_factory=_default_catalogue)
+    round_points_cap: PositiveInt = 30
+    round_points_floor: NegativeInt = -30
 
     @model_validator(mode="after")
     def _consistent(self) -> "ChampionshipRules":
@@ -223,6 +243,12 @@ class ChampionshipRules(_Section):
                 raise _refuse(field, f"doit donner {size} valeurs, une par place")
             if any(better <= worse for better, worse in zip(points, points[1:], strict=False)):
                 raise _refuse(field, "les points doivent être strictement décroissants")
+        best = max(max(points) for points in self.rank_points.values())
+        if self.round_points_cap < best:
+            raise _refuse(
+                "round_points_cap",
+                f"doit être au moins {best}, les points de la 1re place (rank_points)",
+            )
         _require_unique(self.prestige_contracts, "prestige_contracts")
         _require_known(self.tiebreaks, TIEBREAK_KEYS, "tiebreaks")
         _require_known(self.awards, AWARD_KEYS, "awards")
@@ -256,8 +282,6 @@ class CupRules(_Section):
     best_thirds: NaturalInt = 1
     final_players: PositiveInt = 5
     minimum_players: PositiveInt = 4
-    max_round_points: NaturalInt = 15
-    min_round_points: NegativeInt = -6
 
     @model_validator(mode="after")
     def _consistent(self) -> "CupRules":
@@ -290,6 +314,8 @@ _MESSAGES = {
 def _translate(error: ValidationError) -> RulebookError:
     first = error.errors()[0]
     path = [str(part) for part in first["loc"] if part != "[key]"]
+    if first["type"] == "extra_forbidden" and ".".join(path) in RETIRED:
+        return RulebookError(".".join(path), RETIRED[".".join(path)])
     if first["type"] == "rulebook_field":
         path.append(first["ctx"]["field"])
         message = first["ctx"]["message"]

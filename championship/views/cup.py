@@ -6,7 +6,7 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from championship.cup import cup_state, status_assumption, status_rows
+from championship.cup import cup_state, season_outlook, status_assumption, status_rows
 from championship.standings import season_standings
 from championship.tables_cup import CupStatusTable
 from federation.models import Season
@@ -36,14 +36,15 @@ def cup(request, name):
 def cup_status(request, name):
     season = _get_season(name)
     standings = season_standings(season)
-    rows = status_rows(season, standings)
+    outlook = season_outlook(season, standings)
+    rows = status_rows(season, standings, outlook)
     table = CupStatusTable(rows, season)
     RequestConfig(request, paginate=False).configure(table)
     context = {
         "season": season,
         "standings": standings,
         "table": table,
-        "assumption": status_assumption(season, standings),
+        "assumption": status_assumption(season, standings, outlook),
         "counts": _counts(rows),
     }
     return render(request, "championship/cup/status.html", context)

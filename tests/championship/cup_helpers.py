@@ -1,8 +1,10 @@
 """Seasons with a known final ranking, and cup rounds, built through the real models and services."""
 
 import datetime
+import re
 
 from championship.models import Report, Round
+from championship.standings import update_season_rulebook
 from federation.models import Player
 from tests.factories import make_round
 
@@ -37,13 +39,23 @@ def play_totals(season, seated, totals=None, **kwargs):
     return round_
 
 
+def round_limits(season, cap, floor=-30):
+    """Give the season these round limits (`round_points_cap`, `round_points_floor` of its
+    rulebook), recomputing its rounds."""
+    text = re.sub(r"(?m)^round_points_cap = .*$", f"round_points_cap = {cap}", season.rulebook_text)
+    text = re.sub(r"(?m)^round_points_floor = .*$", f"round_points_floor = {floor}", text)
+    update_season_rulebook(season, text)
+
+
 def ranked_season(season, count, *, spacing=100):
     """`count` players S01… ranked in that order, each with at least 3 homologated rounds.
 
     Rounds seat five consecutive players in a circle (four or five together when fewer, with
     one-round fillers when fewer than four); a bonus of `2000 - spacing × n` points ("hote" with
-    points set by an official) in each player's first round decides the ranking.
+    points set by an official) in each player's first round decides the ranking, the season's
+    cap of a round raised to let it through.
     """
+    round_limits(season, cap=2010)
     players = seed_names(count)
     if count >= 5:
         tables = [[players[(5 * i + j) % count] for j in range(5)] for i in range(-(-3 * count // 5))]
@@ -58,6 +70,24 @@ def ranked_season(season, count, *, spacing=100):
                 bonus_given.add(name)
                 adjustments.append((name, "hote", 2000 - spacing * int(name[1:]), "classement du test"))
         play_totals(season, seated, adjustments=adjustments)
+    return players
+
+
+def leaders_and_trailers(season, leaders, trailers):
+    """`leaders` players S01… then `trailers` more (5 or more in all), each with 3 or 4
+    homologated rounds, far apart within the default round limits (+30 / −30): the rounds seat
+    five consecutive players in a circle, all drawn (10 points each), and give each leader +20
+    ("hote", points set by an official) and each trailer −30 ("ethique"): 30 points a round
+    against −20."""
+    count = leaders + trailers
+    players = seed_names(count)
+    for index in range(-(-3 * count // 5)):
+        seated = [players[(5 * index + j) % count] for j in range(5)]
+        adjustments = [
+            (name, "hote", 20, "") if number <= leaders else (name, "ethique", -30, "")
+            for number, name in ((int(name[1:]), name) for name in seated)
+        ]
+        play_totals(season, seated, [0] * 5, adjustments=adjustments)
     return players
 
 

@@ -21,6 +21,7 @@ from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
 from tests.championship.cup_helpers import (
+    leaders_and_trailers,
     names,
     play_final,
     play_table,
@@ -201,7 +202,8 @@ def statuses_by_name(season):
 
 
 def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
-    ranked_season(season, 11)  # 100 points apart, far more than one round can change
+    # 90 points or more against −60 or less: far more apart than one round can change (+30 / −30).
+    leaders_and_trailers(season, 10, 1)
     Player.objects.create(name="Ancien", active=False)
     season.remaining_rounds = 1
     season.save()
@@ -210,8 +212,12 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
 
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
-    assert statuses["S11"].explanation.startswith("Éliminé : même avec +15 par manche sur les 1 manche")
-    assert statuses["S01"].explanation.startswith("Qualifié : même avec −6 par manche")
+    assert statuses["S11"].explanation.startswith(
+        "Éliminé : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
+    )
+    assert statuses["S01"].explanation.startswith(
+        "Qualifié : même au plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
+    )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
     assert "il en faut 3 pour être classé" in statuses["Membre"].explanation
@@ -230,7 +236,7 @@ def test_it_leaves_everyone_in_contention_while_many_rounds_remain(season, membe
 
 
 def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
-    ranked_season(season, 11)
+    leaders_and_trailers(season, 10, 1)
     play_totals(season, names(1, 2, 3, 11), status=Round.SUBMITTED)
 
     standings = season_standings(season)
@@ -238,7 +244,7 @@ def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
     assert remaining_rounds(season, standings) == 1
     statuses = statuses_by_name(season)
     assert statuses["S11"].code == ELIMINATED  # 10 ranked players stay too far ahead
-    assert "sur les 1 manche" in statuses["S11"].explanation  # not the final ranking's verdict
+    assert "sur la manche restante" in statuses["S11"].explanation  # not the final ranking's verdict
 
 
 def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):

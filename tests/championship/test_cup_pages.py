@@ -6,7 +6,13 @@ from django.urls import reverse
 
 from championship.cup import cup_state
 from championship.models import Round
-from tests.championship.cup_helpers import names, play_final, play_table, ranked_season
+from tests.championship.cup_helpers import (
+    leaders_and_trailers,
+    names,
+    play_final,
+    play_table,
+    ranked_season,
+)
 
 TABLE_A = {"S01": 200, "S04": 50, "S05": 50, "S08": -100, "S09": -200}
 TABLE_B = {"S02": 300, "S03": 100, "S06": 40, "S07": -140, "S10": -300}
@@ -110,16 +116,19 @@ def test_it_shows_a_direct_final_with_its_finalists(client, season):
 
 
 def test_it_explains_each_status_and_the_assumption(client, season, member):
-    ranked_season(season, 11)
+    leaders_and_trailers(season, 10, 1)
     season.remaining_rounds = 1
     season.save()
 
     html = client.get(status_url(season)).content.decode()
 
     assert html.count('class="cup-badge qualified"') == 11  # ten players and the legend
-    assert "Éliminé : même avec +15 par manche" in html
+    assert "Éliminé : même au plus haut, à −30 points (+30 par manche au plus" in html
     assert "Il reste 1 manche régulière susceptible de changer le classement" in html
-    assert "varient au plus de +15 et au moins de −6" in html
+    assert (
+        "<strong>au plus +30 points par manche selon le règlement de la saison</strong>, et au moins −30"
+        in html
+    )
     assert "Membre" in html
 
 

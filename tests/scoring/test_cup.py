@@ -19,8 +19,17 @@ from scoring.rulebook import load_default_rulebook
 RULEBOOK = load_default_rulebook()
 
 
+def limits_variant(rulebook, cap, floor):
+    """``rulebook`` with these round limits (``round_points_cap``, ``round_points_floor``)."""
+    limits = {"round_points_cap": cap, "round_points_floor": floor}
+    return rulebook.model_copy(update={"championship": rulebook.championship.model_copy(update=limits)})
+
+
 def cup_variant(**changes):
-    return RULEBOOK.model_copy(update={"cup": RULEBOOK.cup.model_copy(update=changes)})
+    """The default rulebook with these cup settings and round limits of +15 / −6 (the figures of
+    the status examples below)."""
+    rulebook = RULEBOOK.model_copy(update={"cup": RULEBOOK.cup.model_copy(update=changes)})
+    return limits_variant(rulebook, 15, -6)
 
 
 def season(player, points, rounds=5, wins=0, seconds=0, sum_totals=0):
@@ -296,12 +305,12 @@ def test_it_decides_statuses_only_when_certain():
         "Fanny": IN_CONTENTION,
     }
     assert statuses["Alice"].explanation == (
-        "Qualifié : même avec −6 par manche sur les 2 manches restantes, un seul autre joueur "
-        "peut l'atteindre ou l'égaler, pour 2 places"
+        "Qualifié : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
+        "restantes), un seul autre joueur peut l'atteindre ou l'égaler, pour 2 places"
     )
     assert statuses["David"].explanation == (
-        "Éliminé : même avec +15 par manche sur les 2 manches restantes, 2 joueurs classés "
-        "resteront devant lui, pour 2 places"
+        "Éliminé : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
+        "restantes), 2 joueurs classés resteront devant lui, pour 2 places"
     )
     assert statuses["Émile"].explanation == (
         "Éliminé : 0 manche jouée et 2 manches à jouer, il en faut 3 pour être classé"
@@ -333,11 +342,11 @@ def test_it_does_not_count_a_player_not_yet_ranked_as_certainly_ahead():
 def test_it_decides_the_status_docstring_example():
     current = [season("Leader", 120)] + [season(f"S{n:02d}", 78) for n in range(9)]
     current += [season(f"T{n:02d}", 77) for n in range(5)]
-    statuses = playoff_status(current, 2, RULEBOOK)
+    statuses = playoff_status(current, 2, cup_variant())
 
     assert statuses["Leader"].code == QUALIFIED
     current.append(season("Extra", 78))
-    assert playoff_status(current, 2, RULEBOOK)["Leader"].code == IN_CONTENTION
+    assert playoff_status(current, 2, cup_variant())["Leader"].code == IN_CONTENTION
 
 
 def test_it_follows_the_final_ranking_when_no_round_is_left():
@@ -379,16 +388,12 @@ def test_it_refuses_a_negative_number_of_rounds():
 def seasons_and_futures(draw):
     low = draw(st.integers(-6, 2))
     high = draw(st.integers(max(low, -2), 15))
-    rulebook = RULEBOOK.model_copy(
-        update={
-            "cup": RULEBOOK.cup.model_copy(
-                update={
-                    "playoff_players": draw(st.integers(1, 4)),
-                    "min_round_points": low,
-                    "max_round_points": high,
-                }
-            )
-        }
+    rulebook = limits_variant(
+        RULEBOOK.model_copy(
+            update={"cup": RULEBOOK.cup.model_copy(update={"playoff_players": draw(st.integers(1, 4))})}
+        ),
+        high,
+        low,
     )
     remaining = draw(st.integers(0, 3))
     count = draw(st.integers(1, 8))

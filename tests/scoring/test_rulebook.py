@@ -27,6 +27,7 @@ POSITIVE = [
     "deal.poignee_thresholds.4.triple",
     "cup.final_players",
     "cup.minimum_players",
+    "championship.round_points_cap",
 ]
 NATURAL = [
     "deal.base",
@@ -55,13 +56,12 @@ NATURAL = [
     "cup.playoff_players",
     "cup.qualifiers_per_table",
     "cup.best_thirds",
-    "cup.max_round_points",
 ]
 NEGATIVE = [
     "deal.chelem.announced_failed",
     "deal.chelem.defence_made",
     "reports.late_malus_per_week",
-    "cup.min_round_points",
+    "championship.round_points_floor",
 ]
 SIGNED = ["championship.catalogue.0.points", "championship.catalogue.6.points"]
 
@@ -105,6 +105,7 @@ def test_it_ships_the_values_of_the_reglement(rulebook):
     assert rulebook.championship.awards == list(AWARD_KEYS)
     assert rulebook.reports.late_malus_per_week == -1
     assert rulebook.cup.playoff_tables == ["A", "B"]
+    assert (rulebook.championship.round_points_cap, rulebook.championship.round_points_floor) == (30, -30)
 
 
 def test_it_ships_the_catalogue_of_bonuses_and_maluses(rulebook):
@@ -221,6 +222,18 @@ def test_it_formats_the_error_with_the_field_first():
          'board_only = "oui"', "championship.catalogue.0.board_only", "true ou false"),
         ('[reports]\nauthor_rule = "loser"', "reports.author_rule", "règle inconnue"),
         ("[reports]\nlate_malus_per_week = 1", "reports.late_malus_per_week", "négatif ou nul"),
+        ("[championship]\nround_points_cap = 9", "championship.round_points_cap",
+         "doit être au moins 10, les points de la 1re place (rank_points)"),
+        ("[championship]\nround_points_cap = 20\n[championship.rank_points]\n"
+         "5 = [25, 7, 5, 3, 1]\n4 = [10, 6, 3, 1]", "championship.round_points_cap",
+         "doit être au moins 25"),
+        ("[championship]\nround_points_floor = 5", "championship.round_points_floor", "négatif ou nul"),
+        ("[cup]\nmax_round_points = 15", "cup.max_round_points",
+         "paramètre supprimé : le plafond d'une manche se règle désormais dans "
+         "championship.round_points_cap"),
+        ("[cup]\nmin_round_points = -6", "cup.min_round_points",
+         "paramètre supprimé : le plancher d'une manche se règle désormais dans "
+         "championship.round_points_floor"),
         ("[cup]\nplayoff_tables = []", "cup.playoff_tables", "au moins une table"),
         ('[cup]\nplayoff_tables = ["A", "A"]', "cup.playoff_tables", "apparaît deux fois"),
         ("[deal\nchip_unit = 1", "rulebook", "fichier TOML illisible à la ligne 1"),
@@ -264,7 +277,9 @@ def test_it_accepts_any_positive_number_where_one_is_expected(path, value):
         load_rulebook_data(data)
     except RulebookError as error:
         # A number may still break a consistency rule of its section (order of thresholds…).
-        assert error.field != path or "décroissants" in error.message or "91" in error.message
+        assert error.field != path or any(
+            rule in error.message for rule in ("décroissants", "91", "points de la 1re place")
+        )
 
 
 @pytest.mark.parametrize(

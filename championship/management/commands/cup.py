@@ -4,17 +4,18 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from championship.cup import cup_json, cup_state
+from championship.cup import cup_json, cup_state, season_outlook, status_rows
 from federation.models import Season
 
 
 def cup_text(state):
-    """A readable summary of the cup, in French, for the terminal."""
+    """A readable summary of the cup, in French, for the terminal; while the regular season may
+    still change the ranking, each player's status for the play-offs and the bound it rests on."""
     lines = [f"Coupe du Monde {state.season.name}"]
     if not state.seeds:
         lines.append("Pas de Coupe du Monde :")
         lines += [f"  {player} — {reason}" for player, reason in state.exclusions]
-        return "\n".join(lines)
+        return "\n".join(lines + status_lines(state))
     if state.provisional:
         lines.append("Têtes de série provisoires : la saison régulière n'est pas terminée.")
     lines.append("Têtes de série : " + ", ".join(f"{s.number}. {s.player.name}" for s in state.seeds))
@@ -31,7 +32,18 @@ def cup_text(state):
         lines.append("Hors de la finale :")
         lines += [f"  {player} — {reason}" for player, reason in reasons]
     lines += [f"Attention : {warning}" for warning in state.warnings]
-    return "\n".join(lines)
+    return "\n".join(lines + status_lines(state))
+
+
+def status_lines(state):
+    """Each player's status for the play-offs and the bound it rests on, while the regular
+    rounds or a late-report malus may still change the ranking; nothing once it cannot."""
+    outlook = season_outlook(state.season, state.standings)
+    if not (outlook.rounds or outlook.late):
+        return []
+    lines = [f"Qualification pour les play-offs, selon cette borne : {outlook.bound}"]
+    rows = status_rows(state.season, state.standings, outlook)
+    return lines + [f"  {row.player.name} — {row.status.explanation}" for row in rows]
 
 
 class Command(BaseCommand):
