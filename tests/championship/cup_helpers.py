@@ -44,7 +44,7 @@ def round_limits(season, cap, floor=-30):
     rulebook), recomputing its rounds."""
     text = re.sub(r"(?m)^round_points_cap = .*$", f"round_points_cap = {cap}", season.rulebook_text)
     text = re.sub(r"(?m)^round_points_floor = .*$", f"round_points_floor = {floor}", text)
-    update_season_rulebook(season, text)
+    update_season_rulebook(season, text, reason="réglage du test")
 
 
 def ranked_season(season, count, *, spacing=100):

@@ -55,7 +55,7 @@ def run_cup(*args):
 
 
 def with_rulebook(season, old, new):
-    update_season_rulebook(season, season.rulebook_text.replace(old, new))
+    update_season_rulebook(season, season.rulebook_text.replace(old, new), reason="nouveau plafond")
 
 
 # --- the round limits, applied by the scoring ------------------------------------------------------

@@ -8,7 +8,7 @@ from django.apps import apps
 from federation.models import Season
 from scoring.rulebook import Rulebook, RulebookError, default_rulebook_text, load_rulebook
 
-migration = importlib.import_module("federation.migrations.0002_rulebook_round_limits")
+migration = importlib.import_module("federation.migrations.0004_rulebook_round_limits")
 
 # The end of the [cup] section as the default rulebook shipped it before.
 RETIRED_LINES = (
