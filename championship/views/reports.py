@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.models import Round
+from championship.models import Report, Round
 from championship.pdf import render_pdf
 from championship.reports import (
     bulletin_context,
@@ -30,6 +30,7 @@ from championship.reports import (
     report_filename,
     report_of,
     save_report,
+    validate_report_text,
 )
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
@@ -69,14 +70,23 @@ def _get_report_round_for_writer(request, pk):
     return round_
 
 
+class NarrativeField(forms.CharField):
+    """The Markdown of a report, its line breaks counted as one character (browsers send CRLF)."""
+
+    def to_python(self, value):
+        return super().to_python(value).replace("\r\n", "\n")
+
+
 class ReportForm(forms.Form):
-    text = forms.CharField(
+    text = NarrativeField(
         label="Récit (Markdown)",
         widget=forms.Textarea(attrs={"rows": 18}),
         strip=True,
         error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
+        validators=[validate_report_text],
         help_text="Markdown : **gras**, *italique*, listes avec « - », citations avec « > », liens "
-        "[texte](https://…). Le HTML, les scripts et les images ne sont pas repris.",
+        "[texte](https://…), tableaux. Le HTML, les scripts et les images ne sont pas repris. "
+        f"{Report.TEXT_MAX_LABEL} caractères au plus.",
     )
 
 
