@@ -12,10 +12,11 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -176,9 +177,20 @@ def report_edit(request, pk):
     return render(request, "championship/reports/report_edit.html", context)
 
 
+def _error_page(request, status, title, message, *, hint="", back_url="", back_label=""):
+    """A French error page in the site's layout; every value is escaped by the template."""
+    context = {"title": title, "message": message, "hint": hint}
+    context.update(back_url=back_url, back_label=back_label)
+    return render(request, "championship/reports/error.html", context, status=status)
+
+
+def _shortened(value, length=40):
+    return value if len(value) <= length else value[: length - 1] + "…"
+
+
 def _pdf_response(pdf, filename):
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
 
@@ -193,10 +205,19 @@ def report_pdf(request, pk):
 def bulletin_pdf(request, name):
     season = get_object_or_404(Season, name=name)
     raw = request.GET.get("as_of", "").strip()
+    season_url = reverse("championship:season", args=[season.name])
     try:
         as_of = datetime.date.fromisoformat(raw) if raw else None
     except ValueError:
-        return HttpResponseBadRequest(f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ).")
+        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
+        return _error_page(
+            request,
+            400,
+            gettext("Date invalide"),
+            message % {"value": _shortened(raw)},
+            back_url=season_url,
+            back_label=gettext("Classement de la saison"),
+        )
     pdf = render_pdf("championship/reports/bulletin_pdf.html", bulletin_context(season, as_of), request)
     return _pdf_response(pdf, bulletin_filename(season))
 

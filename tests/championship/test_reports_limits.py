@@ -1,10 +1,11 @@
-"""A report too long to render: the limit of its text, in the form, the model, the service and the
-sheet import, and Markdown that renders in linear time without recursion."""
+"""Faults of the published record: a value echoed into an error page, and a report too long to
+render (the limit of its text, in the form, the model, the service and the sheet import)."""
 
 import json
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from championship.models import Report, Round
 from championship.reports import REPORT_TEXT_MAX_LENGTH, render_markdown, save_report, validate_report_text
@@ -14,6 +15,7 @@ from tests.factories import EXAMPLE_PLAYERS, make_round, player
 from .test_reports_views import edit_url, login, page_url, with_user
 from .test_sheets import example
 
+PAYLOAD = "<script>fetch('/manches/').then(r => r.text())</script>"
 TOO_LONG = "a" * (REPORT_TEXT_MAX_LENGTH + 1)
 
 
@@ -25,6 +27,39 @@ def homologated(season):
 @pytest.fixture
 def bruno(homologated):
     return with_user(player("Bruno"))  # the winner, so the author
+
+
+# --- reflected XSS on the bulletin ----------------------------------------------------------------
+
+
+def test_it_escapes_a_hostile_date_on_the_bulletin_error_page(client, season):
+    response = client.get(reverse("championship:bulletin_pdf", args=["2010-2011"]), {"as_of": PAYLOAD})
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert "<script>" not in html and "fetch(" not in html.replace("fetch(&#x27;", "")
+    assert "&lt;script&gt;" in html
+    assert "Date « as_of » invalide" in html and "AAAA-MM-JJ" in html
+    assert 'class="site-header"' in html  # in the site's layout
+    assert response.templates[0].name == "championship/reports/error.html"
+
+
+def test_it_shortens_a_long_date_it_echoes(client, season):
+    response = client.get(reverse("championship:bulletin_pdf", args=["2010-2011"]), {"as_of": "x" * 5000})
+    assert response.status_code == 400
+    html = response.content.decode()
+    start = html.index('class="message error">')
+    message = html[start : html.index("</p>", start)]
+    assert "« " + "x" * 39 + "… »" in message
+
+
+def test_it_quotes_the_filename_of_a_pdf_safely(client, season):
+    season.name = 'saison "spéciale"'
+    season.save()
+    response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment; filename")
+    assert 'filename="bulletin-saison "spéciale".pdf"' not in response["Content-Disposition"]
 
 
 # --- the length of a report -----------------------------------------------------------------------
