@@ -16,12 +16,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.models import Report, Round
-from championship.pdf import render_pdf
+from championship.pdf import PdfRenderError, stored_pdf
 from championship.reports import (
     bulletin_context,
     bulletin_filename,
@@ -188,17 +190,60 @@ def _shortened(value, length=40):
     return value if len(value) <= length else value[: length - 1] + "…"
 
 
-def _pdf_response(pdf, filename):
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+PDF_FAILURES = {
+    "timeout": _("sa mise en page a dépassé le temps permis"),
+    "memory": _("sa mise en page a dépassé la mémoire permise"),
+    "crash": _("sa mise en page a dépassé la mémoire permise"),
+    "busy": _("le même document est déjà en cours de mise en page"),
+    "recent-failure": _("sa mise en page vient d'échouer"),
+}
+
+
+def _pdf_response(request, template_name, context, filename, *, public, back_url, back_label):
+    """The stored PDF (laid out on first request), 304 to a client that has it, or a 503 page."""
+    pdf = stored_pdf(template_name, context, request, name=filename)
+    response = get_conditional_response(request, etag=pdf.etag)
+    if response is None:
+        try:
+            content = pdf.content()
+        except PdfRenderError as error:
+            return _pdf_failure_page(request, filename, error, back_url, back_label)
+        response = HttpResponse(content, content_type="application/pdf")
+        response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["ETag"] = pdf.etag
+    # Always revalidated (ETag): a correction shows at once; unpublished documents stay private.
+    patch_cache_control(response, no_cache=True, **({"public": True} if public else {"private": True}))
+    return response
+
+
+def _pdf_failure_page(request, filename, error, back_url, back_label):
+    reason = PDF_FAILURES.get(error.reason, _("sa mise en page a échoué"))
+    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
+    response = _error_page(
+        request,
+        503,
+        gettext("PDF indisponible"),
+        message % {"name": filename, "reason": reason},
+        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
+        back_url=back_url,
+        back_label=back_label,
+    )
+    response["Retry-After"] = "60"
     return response
 
 
 @require_GET
 def report_pdf(request, pk):
     round_ = _get_report_round_for_user(request, pk)
-    pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)}, request)
-    return _pdf_response(pdf, report_filename(round_))
+    return _pdf_response(
+        request,
+        "championship/reports/report_pdf.html",
+        {"display": report_display(round_)},
+        report_filename(round_),
+        public=round_.is_homologated,
+        back_url=reverse("championship:report", args=[round_.pk]),
+        back_label=gettext("Lire le compte-rendu en ligne"),
+    )
 
 
 @require_GET
@@ -218,8 +263,15 @@ def bulletin_pdf(request, name):
             back_url=season_url,
             back_label=gettext("Classement de la saison"),
         )
-    pdf = render_pdf("championship/reports/bulletin_pdf.html", bulletin_context(season, as_of), request)
-    return _pdf_response(pdf, bulletin_filename(season))
+    return _pdf_response(
+        request,
+        "championship/reports/bulletin_pdf.html",
+        bulletin_context(season, as_of),
+        bulletin_filename(season),
+        public=True,
+        back_url=season_url,
+        back_label=gettext("Classement de la saison"),
+    )
 
 
 urlpatterns = [

@@ -53,7 +53,8 @@ def test_it_shortens_a_long_date_it_echoes(client, season):
     assert "« " + "x" * 39 + "… »" in message
 
 
-def test_it_quotes_the_filename_of_a_pdf_safely(client, season):
+def test_it_quotes_the_filename_of_a_pdf_safely(client, season, settings, tmp_path):
+    settings.PDF_CACHE_DIR = tmp_path
     season.name = 'saison "spéciale"'
     season.save()
     response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
