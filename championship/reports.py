@@ -268,6 +268,11 @@ class ReportDisplay:
     chart: TotalsChart | None
     bonuses: tuple  # BonusLine: bonuses and maluses with their reasons (rank points left out)
     as_of: datetime.date
+    truncated: bool = False  # a text stored before the limit, longer than it: only its start is shown
+
+    @property
+    def text_limit(self):
+        return Report.TEXT_MAX_LABEL
 
     @property
     def is_filed(self):
@@ -308,17 +313,19 @@ def report_display(round_, as_of=None):
     status = report_status(round_, report, as_of)
     late = late_report_line(round_, author, status)
     shown = round_display(round_)
+    text = report.text if report is not None else ""
     return ReportDisplay(
         round=shown,
         report=report,
         author=author,
         status=status,
         late_malus=late,
-        narrative=render_markdown(report.text) if report is not None else "",
+        narrative=render_markdown(text[:REPORT_TEXT_MAX_LENGTH]),
         highlights=tuple(highlights(round_, shown)),
         chart=totals_chart(shown),
         bonuses=tuple(bonus_lines(round_, shown)),
         as_of=as_of,
+        truncated=len(text) > REPORT_TEXT_MAX_LENGTH,
     )
 
 

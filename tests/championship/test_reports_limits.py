@@ -12,6 +12,7 @@ from championship.reports import REPORT_TEXT_MAX_LENGTH, render_markdown, save_r
 from championship.sheets import SheetImportError, import_sheets
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 
+from .test_reports_pdf import pdf_text
 from .test_reports_views import edit_url, login, page_url, with_user
 from .test_sheets import example
 
@@ -134,3 +135,18 @@ def test_it_keeps_the_markdown_it_renders(season):
     assert "<s>a gagné</s>" in html
     assert "<table>" in html and "<td>56</td>" in html
     assert "<ol>" in html and "<ul>" in html
+
+
+def test_it_shows_only_the_allowed_length_of_a_report_stored_before_the_limit(
+    client, homologated, settings, tmp_path
+):
+    settings.PDF_CACHE_DIR = tmp_path
+    save_report(homologated, "Début du récit.")
+    Report.objects.filter(round=homologated).update(
+        text="Début du récit. " + "long " * REPORT_TEXT_MAX_LENGTH + "FIN"
+    )
+    html = client.get(page_url(homologated)).content.decode()
+    assert "Début du récit." in html and "FIN" not in html
+    assert "Récit tronqué" in html
+    response = client.get(reverse("championship:report_pdf", args=[homologated.pk]))
+    assert response.status_code == 200 and "Récit tronqué" in pdf_text(response.content)[0]
