@@ -24,6 +24,7 @@ import errno
 import fcntl
 import hashlib
 import logging
+import math
 import mimetypes
 import multiprocessing
 import os
@@ -134,12 +135,17 @@ def _address_space():
         return 0
 
 
-def _child_main(connection, parent_end, memory_mb):
-    """The render loop of the child: HTML in, ("ok", pdf) or ("failed", reason, detail) out."""
+def _child_main(connection, parent_end, limits):
+    """The render loop of the child: HTML in, ("ok", pdf) or ("failed", reason, detail) out.
+
+    After a failure the child ends at once (``os._exit``: no cleanup under a full address space);
+    the parent starts a fresh one for the next document.
+    """
     parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal stops the parent, which kills us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    limit = _address_space() + memory_mb * 1024 * 1024
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    limit = _address_space() + limits.memory_mb * 1024 * 1024
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -147,21 +153,24 @@ def _child_main(connection, parent_end, memory_mb):
     while True:
         try:
             html = connection.recv()
-        except (EOFError, OSError, MemoryError):
-            return  # the parent is gone, or we cannot even hold the document
+        except BaseException:
+            os._exit(0)  # the parent is gone, or the document does not even fit in memory
+        # Should the parent die without killing us, SIGALRM ends a render that overstays.
+        signal.alarm(math.ceil(limits.timeout) + 5)
         try:
             answer = ("ok", html_to_pdf(html))
         except MemoryError:
             answer = ("failed", "memory", "")
         except Exception as error:  # anything WeasyPrint raises: reported, then this child ends
             answer = ("failed", "error", f"{type(error).__name__}: {error}"[:500])
+        signal.alarm(0)
         del html
         try:
             connection.send(answer)
-        except MemoryError:
-            connection.send(("failed", "memory", ""))
+        except BaseException:
+            os._exit(1)
         if answer[0] != "ok":
-            return  # after a failure, a fresh child for the next document
+            os._exit(1)
 
 
 class Renderer:
@@ -211,7 +220,7 @@ class Renderer:
         context = multiprocessing.get_context("fork")  # WeasyPrint, Django, fonts: already loaded
         parent_end, child_end = context.Pipe()
         process = context.Process(
-            target=_child_main, args=(child_end, parent_end, limits.memory_mb), daemon=True, name="pdf-render"
+            target=_child_main, args=(child_end, parent_end, limits), daemon=True, name="pdf-render"
         )
         process.start()
         child_end.close()

@@ -19,7 +19,7 @@ from .test_reports_pdf import pdf_text
 def store(settings, tmp_path):
     settings.PDF_CACHE_DIR = tmp_path / "pdf"
     settings.PDF_RENDER_TIMEOUT = 60
-    settings.PDF_RENDER_MEMORY_MB = 512
+    settings.PDF_RENDER_MEMORY_MB = 768
     return settings.PDF_CACHE_DIR
 
 
