@@ -365,7 +365,8 @@ class StoredPdf:
         limits = Limits.from_settings()
         failed = directory / f"{self.digest}.failed"
         try:
-            with _render_lock(directory, self.digest, limits.timeout):
+            # Another worker laying out this document finishes or is stopped within the timeout.
+            with _render_lock(directory, self.digest, limits.timeout + 5):
                 content = _read(path)  # laid out by another worker while we waited
                 if content is not None:
                     return content
@@ -378,7 +379,10 @@ class StoredPdf:
                     raise
                 _write_atomically(path, content)
         except PdfRenderError as error:
-            logger.error(
+            # A layout that failed now is an error; one refused after a failure, a warning.
+            level = logging.WARNING if error.reason in ("busy", "recent-failure") else logging.ERROR
+            logger.log(
+                level,
                 "PDF non produit (%s) : %s, clé %s, limites %s Mio / %s s%s",
                 error.reason,
                 self.name,

@@ -120,12 +120,15 @@ def test_it_stops_a_layout_over_its_limit_and_then_lays_out_the_next(
     assert response.status_code == 200 and "Bruno a tout raflé." in pdf_text(response.content)[0]
 
 
-def test_it_does_not_try_a_failed_document_again_at_once(client, homologated, settings):
+def test_it_does_not_try_a_failed_document_again_at_once(client, homologated, settings, caplog):
     settings.PDF_RENDER_TIMEOUT = 0.001
     failed_page(client.get(bulletin_url()), "le temps permis")
     before = RENDERER.attempts
-    failed_page(client.get(bulletin_url()), "vient d&#x27;échouer")
+    with caplog.at_level(logging.WARNING, logger="championship.pdf"):
+        failed_page(client.get(bulletin_url()), "vient d&#x27;échouer")
     assert RENDERER.attempts == before
+    levels = [record.levelno for record in caplog.records if record.name == "championship.pdf"]
+    assert levels == [logging.WARNING]
 
 
 def test_it_renders_again_after_its_child_was_killed(homologated):
