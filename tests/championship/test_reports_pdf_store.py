@@ -124,6 +124,7 @@ def test_it_does_not_try_a_failed_document_again_at_once(client, homologated, se
     settings.PDF_RENDER_TIMEOUT = 0.001
     failed_page(client.get(bulletin_url()), "le temps permis")
     before = RENDERER.attempts
+    caplog.clear()
     with caplog.at_level(logging.WARNING, logger="championship.pdf"):
         failed_page(client.get(bulletin_url()), "vient d&#x27;échouer")
     assert RENDERER.attempts == before
