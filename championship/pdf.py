@@ -108,7 +108,9 @@ def html_to_pdf(html):
 
 
 class PdfRenderError(Exception):
-    """A PDF could not be produced: ``reason`` is timeout, memory, crash, error or recent-failure."""
+    """A PDF could not be produced: ``reason`` is timeout, memory, crash (the child died, in
+    practice for want of memory), error (WeasyPrint raised), busy (another worker's layout of the
+    same document outlasted our wait) or recent-failure."""
 
     def __init__(self, reason, detail=""):
         super().__init__(f"{reason}: {detail}" if detail else reason)
@@ -187,30 +189,37 @@ class Renderer:
         self.renders = 0  # PDFs produced
 
     def render(self, html):
+        """The PDF bytes of ``html``, or PdfRenderError; at most one render at a time."""
         limits = Limits.from_settings()
         with self._lock:
             self.attempts += 1
-            self._ensure_child(limits)
             try:
-                self._connection.send(html)
-            except (BrokenPipeError, ConnectionResetError, EOFError):
-                self._stop()  # the child died since its last render: one more try with a new one
-                self._ensure_child(limits)
-                self._connection.send(html)
-            if not self._connection.poll(limits.timeout):
-                self._stop()
-                raise PdfRenderError("timeout", f"plus de {limits.timeout:g} s")
-            try:
-                answer = self._connection.recv()
-            except (EOFError, OSError):
-                code = self._stop()
-                raise PdfRenderError("crash", f"code de sortie {code}") from None
+                answer = self._exchange(html, limits)
+            except BaseException:
+                self._stop()  # never leave a child with an answer nobody read
+                raise
             if answer[0] != "ok":
                 self._stop()
                 raise PdfRenderError(answer[1], answer[2])
             self.renders += 1
             self._renders_by_child += 1
             return answer[1]
+
+    def _exchange(self, html, limits):
+        self._ensure_child(limits)
+        try:
+            self._connection.send(html)
+        except (BrokenPipeError, ConnectionResetError, EOFError):
+            self._stop()  # the child died since its last render: one more try with a new one
+            self._ensure_child(limits)
+            self._connection.send(html)
+        if not self._connection.poll(limits.timeout):
+            raise PdfRenderError("timeout", f"plus de {limits.timeout:g} s")
+        try:
+            return self._connection.recv()
+        except (EOFError, OSError):
+            self._process.join(1)
+            raise PdfRenderError("crash", f"code de sortie {self._process.exitcode}") from None
 
     def _ensure_child(self, limits):
         alive = self._process is not None and self._process.is_alive()
