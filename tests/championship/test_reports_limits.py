@@ -60,8 +60,12 @@ def test_it_quotes_the_filename_of_a_pdf_safely(client, season, settings, tmp_pa
     season.save()
     response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
     assert response.status_code == 200
-    assert response["Content-Disposition"].startswith("attachment; filename")
-    assert 'filename="bulletin-saison "spéciale".pdf"' not in response["Content-Disposition"]
+    encoded = "bulletin-saison%20%22sp%C3%A9ciale%22.pdf"
+    assert response["Content-Disposition"] == f"attachment; filename*=utf-8''{encoded}"
+    season.name = 'saison "2010"'
+    season.save()
+    response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
+    assert response["Content-Disposition"] == 'attachment; filename="bulletin-saison \\"2010\\".pdf"'
 
 
 # --- the length of a report -----------------------------------------------------------------------
