@@ -5,6 +5,7 @@ stored with the round in the same transaction (see `championship.services`); pag
 """
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -228,13 +229,28 @@ class Adjustment(models.Model):
 
 
 class Report(models.Model):
+    # A compte-rendu is one or two pages; this limit is far above that, and low enough that the
+    # worst Markdown of this length (thousands of table rows or line breaks) still lays out as a
+    # PDF in a few seconds (README, « Mesures »).
+    TEXT_MAX_LENGTH = 10_000
+    TEXT_MAX_LABEL = f"{TEXT_MAX_LENGTH:_}".replace("_", "\N{NO-BREAK SPACE}")  # "10 000"
+
     round = models.OneToOneField(
         Round, verbose_name=_("manche"), on_delete=models.CASCADE, related_name="report"
     )
     author = models.ForeignKey(
         Player, verbose_name=_("auteur"), on_delete=models.PROTECT, related_name="reports"
     )
-    text = models.TextField(_("récit (Markdown)"), blank=True)
+    text = models.TextField(
+        _("récit (Markdown)"),
+        blank=True,
+        validators=[
+            MaxLengthValidator(
+                TEXT_MAX_LENGTH,
+                message=f"Récit : {TEXT_MAX_LABEL} caractères au plus (ici %(show_value)d).",
+            )
+        ],
+    )
     filed_on = models.DateField(_("rendu le"), null=True, blank=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
     history = HistoricalRecords()
@@ -245,6 +261,11 @@ class Report(models.Model):
 
     def __str__(self):
         return f"Compte-rendu — {self.round}"
+
+    def save(self, *args, **kwargs):
+        # Whoever writes a report (a form, a sheet, a command): never one too long to render.
+        self._meta.get_field("text").run_validators(self.text)
+        super().save(*args, **kwargs)
 
 
 class ChampionshipLine(models.Model):

@@ -27,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from championship.models import COLOURS, Adjustment, ChampionshipLine, Deal, Report, Round, Seat
-from championship.reports import round_late_report_line
+from championship.reports import REPORT_TEXT_MAX_LENGTH, round_late_report_line
 from championship.services import RoundError, homologate_round, rescore_round
 from federation import validators
 from federation.models import SEASON_NAME, Player, Season
@@ -741,7 +741,10 @@ class _Reader:
             filed = self.fail(
                 "report.filed", f"rendu le {filed:%d/%m/%Y}, avant la manche du {date:%d/%m/%Y}"
             )
-        text = self.text(value.get("text"), "report.text", null=True, multiline=True) or ""
+        text = self.text(
+            value.get("text"), "report.text", null=True, multiline=True, max_length=REPORT_TEXT_MAX_LENGTH
+        )
+        text = text or ""
         if _BAD in (author, filed, text):
             return None
         return {"author": author, "filed": filed, "text": text}

@@ -251,3 +251,10 @@ LOGGING = {
     # LOG_LEVEL says: a logger's records go to the root's handlers whatever the root's level.
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# Printable PDFs (championship.pdf): where they are kept once laid out (shared by the workers),
+# and the limits of one layout: memory it may add to its process, and seconds before it is stopped
+# (keep it under gunicorn's --timeout, 30 s by default).
+PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR") or BASE_DIR / "media" / "pdf")
+PDF_RENDER_MEMORY_MB = int(os.environ.get("PDF_RENDER_MEMORY_MB", "768"))
+PDF_RENDER_TIMEOUT = float(os.environ.get("PDF_RENDER_TIMEOUT", "20"))

@@ -12,15 +12,18 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.models import Round
-from championship.pdf import render_pdf
+from championship.models import Report, Round
+from championship.pdf import PdfRenderError, stored_pdf
 from championship.reports import (
     bulletin_context,
     bulletin_filename,
@@ -30,6 +33,7 @@ from championship.reports import (
     report_filename,
     report_of,
     save_report,
+    validate_report_text,
 )
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
@@ -69,14 +73,23 @@ def _get_report_round_for_writer(request, pk):
     return round_
 
 
+class NarrativeField(forms.CharField):
+    """The Markdown of a report, its line breaks counted as one character (browsers send CRLF)."""
+
+    def to_python(self, value):
+        return super().to_python(value).replace("\r\n", "\n")
+
+
 class ReportForm(forms.Form):
-    text = forms.CharField(
+    text = NarrativeField(
         label="Récit (Markdown)",
         widget=forms.Textarea(attrs={"rows": 18}),
         strip=True,
         error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
+        validators=[validate_report_text],
         help_text="Markdown : **gras**, *italique*, listes avec « - », citations avec « > », liens "
-        "[texte](https://…). Le HTML, les scripts et les images ne sont pas repris.",
+        "[texte](https://…), tableaux. Le HTML, les scripts et les images ne sont pas repris. "
+        f"{Report.TEXT_MAX_LABEL} caractères au plus.",
     )
 
 
@@ -166,29 +179,99 @@ def report_edit(request, pk):
     return render(request, "championship/reports/report_edit.html", context)
 
 
-def _pdf_response(pdf, filename):
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+def _error_page(request, status, title, message, *, hint="", back_url="", back_label=""):
+    """A French error page in the site's layout; every value is escaped by the template."""
+    context = {"title": title, "message": message, "hint": hint}
+    context.update(back_url=back_url, back_label=back_label)
+    return render(request, "championship/reports/error.html", context, status=status)
+
+
+def _shortened(value, length=40):
+    return value if len(value) <= length else value[: length - 1] + "…"
+
+
+PDF_FAILURES = {
+    "timeout": _("sa mise en page a dépassé le temps permis"),
+    "memory": _("sa mise en page a dépassé la mémoire permise"),
+    "crash": _("sa mise en page a dépassé la mémoire permise"),
+    "busy": _("le même document est déjà en cours de mise en page"),
+    "recent-failure": _("sa mise en page vient d'échouer"),
+}
+
+
+def _pdf_response(request, template_name, context, filename, *, public, back_url, back_label):
+    """The stored PDF (laid out on first request), 304 to a client that has it, or a 503 page."""
+    pdf = stored_pdf(template_name, context, request, name=filename)
+    response = get_conditional_response(request, etag=pdf.etag)
+    if response is None:
+        try:
+            content = pdf.content()
+        except PdfRenderError as error:
+            return _pdf_failure_page(request, filename, error, back_url, back_label)
+        response = HttpResponse(content, content_type="application/pdf")
+        response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["ETag"] = pdf.etag
+    # Always revalidated (ETag): a correction shows at once; unpublished documents stay private.
+    patch_cache_control(response, no_cache=True, **({"public": True} if public else {"private": True}))
+    return response
+
+
+def _pdf_failure_page(request, filename, error, back_url, back_label):
+    reason = PDF_FAILURES.get(error.reason, _("sa mise en page a échoué"))
+    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
+    response = _error_page(
+        request,
+        503,
+        gettext("PDF indisponible"),
+        message % {"name": filename, "reason": reason},
+        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
+        back_url=back_url,
+        back_label=back_label,
+    )
+    response["Retry-After"] = "60"
     return response
 
 
 @require_GET
 def report_pdf(request, pk):
     round_ = _get_report_round_for_user(request, pk)
-    pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)}, request)
-    return _pdf_response(pdf, report_filename(round_))
+    return _pdf_response(
+        request,
+        "championship/reports/report_pdf.html",
+        {"display": report_display(round_)},
+        report_filename(round_),
+        public=round_.is_homologated,
+        back_url=reverse("championship:report", args=[round_.pk]),
+        back_label=gettext("Lire le compte-rendu en ligne"),
+    )
 
 
 @require_GET
 def bulletin_pdf(request, name):
     season = get_object_or_404(Season, name=name)
     raw = request.GET.get("as_of", "").strip()
+    season_url = reverse("championship:season", args=[season.name])
     try:
         as_of = datetime.date.fromisoformat(raw) if raw else None
     except ValueError:
-        return HttpResponseBadRequest(f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ).")
-    pdf = render_pdf("championship/reports/bulletin_pdf.html", bulletin_context(season, as_of), request)
-    return _pdf_response(pdf, bulletin_filename(season))
+        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
+        return _error_page(
+            request,
+            400,
+            gettext("Date invalide"),
+            message % {"value": _shortened(raw)},
+            back_url=season_url,
+            back_label=gettext("Classement de la saison"),
+        )
+    return _pdf_response(
+        request,
+        "championship/reports/bulletin_pdf.html",
+        bulletin_context(season, as_of),
+        bulletin_filename(season),
+        public=True,
+        back_url=season_url,
+        back_label=gettext("Classement de la saison"),
+    )
 
 
 urlpatterns = [

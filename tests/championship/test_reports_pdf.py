@@ -15,6 +15,12 @@ from tests.factories import EXAMPLE_PLAYERS, make_round, player
 from .test_reports import HOSTILE
 
 
+@pytest.fixture(autouse=True)
+def pdf_store(settings, tmp_path):
+    """Each test its own store of PDFs."""
+    settings.PDF_CACHE_DIR = tmp_path / "pdf"
+
+
 def pdf_text(content):
     """The text of a PDF, whitespace (line breaks included) collapsed to single spaces."""
     reader = PdfReader(io.BytesIO(content))

@@ -15,6 +15,12 @@ from tests.factories import EXAMPLE_DEALS, EXAMPLE_PLAYERS, make_round, player
 from .test_reports import HOSTILE
 
 
+@pytest.fixture(autouse=True)
+def pdf_store(settings, tmp_path):
+    """Each test its own store of PDFs."""
+    settings.PDF_CACHE_DIR = tmp_path / "pdf"
+
+
 def login(client, player_):
     client.force_login(player_.user)
     return client

@@ -1,11 +1,15 @@
-"""python manage.py report_pdf SEASON NUMBER -o FILE: a round's compte-rendu as a PDF file."""
+"""python manage.py report_pdf SEASON NUMBER -o FILE: a round's compte-rendu as a PDF file.
+
+Laid out within the same limits as on the site (``PDF_RENDER_MEMORY_MB``, ``PDF_RENDER_TIMEOUT``),
+always afresh: the site's store of PDFs is neither read nor written.
+"""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from championship.models import Round
-from championship.pdf import render_pdf
+from championship.pdf import PdfRenderError, render_pdf
 from championship.reports import report_display
 
 
@@ -29,7 +33,13 @@ class Command(BaseCommand):
         except Round.DoesNotExist:
             label = dict(Round.STAGES)[stage]
             raise CommandError(f"Aucune manche {number} ({label}) dans la saison « {season} ».") from None
-        pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)})
+        try:
+            pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)})
+        except PdfRenderError as error:
+            cause = f"{error.reason} : {error.detail}" if error.detail else error.reason
+            raise CommandError(
+                f"Le PDF n'a pas pu être produit ({cause}) ; voir PDF_RENDER_MEMORY_MB et PDF_RENDER_TIMEOUT."
+            ) from error
         path = Path(output)
         try:
             path.write_bytes(pdf)
