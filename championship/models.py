@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import Player, Season
+from federation.validators import validate_report_narrative
 
 COLOURS = [
     ("blanc", _("blanc")),
@@ -245,6 +246,7 @@ class Report(models.Model):
         _("récit (Markdown)"),
         blank=True,
         validators=[
+            validate_report_narrative,
             MaxLengthValidator(
                 TEXT_MAX_LENGTH,
                 message=f"Récit : {TEXT_MAX_LABEL} caractères au plus (ici %(show_value)d).",

@@ -110,6 +110,10 @@ def validate_player_nickname(value):
     check(_("Surnom"), name_problem(value))
 
 
+def validate_report_narrative(value):
+    check(_("Récit"), text_problem(value, multiline=True))
+
+
 def spreadsheet_cell(value):
     """A CSV cell as OWASP advises: a text that a spreadsheet would run as a formula gets a
     leading single quote; numbers (a negative integer included) stay numbers."""

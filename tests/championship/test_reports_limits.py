@@ -154,3 +154,16 @@ def test_it_shows_only_the_allowed_length_of_a_report_stored_before_the_limit(
     assert "Récit tronqué" in html
     response = client.get(reverse("championship:report_pdf", args=[homologated.pk]))
     assert response.status_code == 200 and "Récit tronqué" in pdf_text(response.content)[0]
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b", "\x85"])
+def test_it_refuses_control_characters_in_a_report_but_keeps_lines_and_tabs(client, homologated, bruno, control):
+    with pytest.raises(ValidationError, match="Récit : caractère de contrôle"):
+        validate_report_text(f"Une soirée{control} mémorable")
+    login(client, bruno)
+    response = client.post(edit_url(homologated), {"text": f"Une soirée{control} mémorable"})
+    assert response.status_code == 200
+    assert "Récit : caractère de contrôle" in response.content.decode()
+    assert not Report.objects.exists()
+    save_report(homologated, "Première ligne\n\tseconde ligne")
+    assert Report.objects.get().text == "Première ligne\n\tseconde ligne"
