@@ -157,7 +157,7 @@ def test_it_shows_only_the_allowed_length_of_a_report_stored_before_the_limit(
 
 
 @pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b", "\x85"])
-def test_it_refuses_control_characters_in_a_report_but_keeps_lines_and_tabs(client, homologated, bruno, control):
+def test_it_refuses_control_characters_in_a_report_keeping_lines(client, homologated, bruno, control):
     with pytest.raises(ValidationError, match="Récit : caractère de contrôle"):
         validate_report_text(f"Une soirée{control} mémorable")
     login(client, bruno)
