@@ -1,4 +1,4 @@
-"""The Coupe du Monde of a season read from the database (REGLEMENT §6).
+"""The Coupe du Monde of a season read from the database (docs/regles.md §6).
 
 The pure rules live in `scoring.cup`; this module feeds them with what is stored: the final
 ranking of the regular season (`championship.standings`), the play-off rounds of tables A and B
@@ -303,7 +303,7 @@ def _final_reason(name, names, totals, seed_number):
 
 
 def cup_json(season, state=None):
-    """The stable JSON of `python manage.py cup SEASON --format json` (SHEET_FORMAT.md)."""
+    """The stable JSON of `python manage.py cup SEASON --format json` (docs/feuille.md)."""
     state = state or cup_state(season)
     return {
         "seeds": list(state.plan.seeds),

@@ -1,4 +1,4 @@
-"""The upload form of a round sheet (JSON, SHEET_FORMAT.md)."""
+"""The upload form of a round sheet (JSON, docs/feuille.md)."""
 
 from django import forms
 from django.utils.translation import gettext

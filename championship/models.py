@@ -271,7 +271,7 @@ class Report(models.Model):
 
 
 class ChampionshipLine(models.Model):
-    """One stored championship line item of a homologated regular round (REGLEMENT §5.8)."""
+    """One stored championship line item of a homologated regular round (docs/regles.md §5.8)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="championship_lines")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="championship_lines")

@@ -1,4 +1,4 @@
-"""Comptes-rendus (REGLEMENT §6): who writes them, by when, whether they came in, and their text.
+"""Comptes-rendus (docs/regles.md §6): who writes them, by when, whether they came in, and their text.
 
 The author is the round winner (``championship.standings.report_author``). The deadline is the
 round's date plus the season's ``reports.deadline_days``. A report filed on the deadline is on
@@ -306,7 +306,7 @@ def round_late_report_line(round_, as_of=None):
 
 
 def report_display(round_, as_of=None):
-    """Everything a compte-rendu shows (REGLEMENT §6), for the page and the PDF alike."""
+    """Everything a compte-rendu shows (docs/regles.md §6), for the page and the PDF alike."""
     as_of = as_of or default_as_of(round_.season)
     report = report_of(round_)
     author = author_of(round_, report)

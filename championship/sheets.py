@@ -1,4 +1,4 @@
-"""The round sheet (feuille de marque) as JSON: read, check, import and export (SHEET_FORMAT.md).
+"""The round sheet (feuille de marque) as JSON: read, check, import and export (docs/feuille.md).
 
 A sheet goes through four steps, each refusing with French errors that name the file, the deal
 (1-based) and the field as the sheet spells it:
@@ -944,7 +944,7 @@ def sheet_filename(round_):
 
 
 def export_sheet(round_):
-    """The round as a sheet (keys in SHEET_FORMAT.md's order) plus its stored ``results``."""
+    """The round as a sheet (keys in docs/feuille.md's order) plus its stored ``results``."""
     seats = list(round_.seats.select_related("player").order_by("position"))
     names = {seat.player_id: seat.player.name for seat in seats}
     sheet = {

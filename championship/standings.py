@@ -1,4 +1,4 @@
-"""Season standings read from stored data (REGLEMENT §5), in a constant number of queries.
+"""Season standings read from stored data (docs/regles.md §5), in a constant number of queries.
 
 Stored: seat totals and ranks, and the championship lines of homologated regular rounds
 (`championship.services`). Computed here, as of a date: the late-report malus, the final
@@ -105,7 +105,7 @@ def designated_author(seats, takes):
 
 def report_author(round_):
     """Who writes the compte-rendu of a round: its Report's author, else the round winner
-    (REGLEMENT §6; a shared first place goes to the one who took most contracts, then to the
+    (docs/regles.md §6; a shared first place goes to the one who took most contracts, then to the
     first by seat position). None for a round without ranked seats."""
     report = Report.objects.filter(round=round_).select_related("author").first()
     if report is not None:

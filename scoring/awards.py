@@ -1,4 +1,4 @@
-"""Accessits of a season (REGLEMENT §5.7).
+"""Accessits of a season (docs/regles.md §5.7).
 
 Each award is a small function of the registry ``AWARDS``; a season's rulebook lists the codes
 it gives, in display order. Ties name every tied player; an award nobody can earn is still

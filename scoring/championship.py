@@ -1,4 +1,4 @@
-"""Championship points of one round (REGLEMENT §5.1–5.5, §5.8).
+"""Championship points of one round (docs/regles.md §5.1–5.5, §5.8).
 
 A round gives each player line items: ``rank`` points, the offensive bonuses (``big_win``,
 ``prestige``, ``chelem``), the defensive bonuses (``close_loss``, ``wall``), the automatic
@@ -23,7 +23,7 @@ CONTRACT_LABELS = {
     "garde_contre": "Garde contre",
 }
 
-# Order of the line items of one player (REGLEMENT §5.8); catalogue codes come next, then the
+# Order of the line items of one player (docs/regles.md §5.8); catalogue codes come next, then the
 # line that brings the round within the season's limits, last since it depends on all the others.
 ITEM_ORDER = ("rank", "big_win", "prestige", "chelem", "close_loss", "wall", "late_report")
 LIMIT_CODES = ("round_cap", "round_floor")
@@ -197,11 +197,11 @@ def _deal_items(deals: tuple[DealFacts, ...], players: Mapping[str, int], rulebo
 def round_line_items(facts: RoundFacts, rulebook) -> list[LineItem]:
     """Championship line items of one round, grouped by player in seat order.
 
-    Within a player, items follow REGLEMENT §5.8 (rank, big_win, prestige, chelem, close_loss,
+    Within a player, items follow docs/regles.md §5.8 (rank, big_win, prestige, chelem, close_loss,
     wall), deal-based items by deal number. A totals-only round (``deals is None``) gives only
     rank, big_win and close_loss.
 
-    Worked example (SHEET_FORMAT.md): totals Alice −650, Bruno 380, Chloé 50, David 220,
+    Worked example (docs/feuille.md): totals Alice −650, Bruno 380, Chloé 50, David 220,
     Émile 0, deal 4 a Garde sans failed by Alice alone → Bruno rank 10 + wall 1, David 7 + 1,
     Chloé 5 + 1, Émile 3 + 1, Alice 1 (no big win: 380 − 220 < 250; no close loss: 650 > 100).
     """
@@ -216,7 +216,7 @@ def round_line_items(facts: RoundFacts, rulebook) -> list[LineItem]:
 
 
 def late_report_weeks(deadline: date, filed: date | None, as_of: date) -> int:
-    """Started weeks of lateness of a report (REGLEMENT §5.5).
+    """Started weeks of lateness of a report (docs/regles.md §5.5).
 
     Filed on or before the deadline: 0; 1–7 days late: 1; 8–14: 2; … A missing report is
     counted as of ``as_of`` (it keeps costing until it is filed).
@@ -254,7 +254,7 @@ def adjustment_item(player: str, code: str, rulebook, points: int | None = None,
 
 
 def round_limit_items(items: list[LineItem], rulebook) -> list[LineItem]:
-    """The lines that bring each player's round within the season's limits (REGLEMENT §5.8).
+    """The lines that bring each player's round within the season's limits (docs/regles.md §5.8).
 
     ``items`` are every championship line of one round: ``round_line_items`` and the catalogue
     adjustments (a player off the table included), not the late-report malus, which is counted

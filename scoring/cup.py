@@ -1,4 +1,4 @@
-"""The Coupe du Monde (REGLEMENT §6): seeding, play-offs, final, and statuses during the season.
+"""The Coupe du Monde (docs/regles.md §6): seeding, play-offs, final, and statuses during the season.
 
 Qualification is one pipeline, eligible → ranked → cut, and every player left out gets a
 recorded French reason: the seeding cut (``CupPlan.exclusions``), then the play-off tables

@@ -1,4 +1,4 @@
-"""One deal (donne): validation and score, REGLEMENT §1–§3.
+"""One deal (donne): validation and score, docs/regles.md §1–§3.
 
 ``score_deal`` checks a ``DealInput`` against the table and the season's rulebook, then returns
 the shares of every seated player with the computation as French ``Term`` lines for the pages.

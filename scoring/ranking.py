@@ -1,4 +1,4 @@
-"""Final ranking of a season (REGLEMENT §5.6).
+"""Final ranking of a season (docs/regles.md §5.6).
 
 Tie-breaks are a registry of small named functions; a season's rulebook stores the ordered list
 of their keys (``rulebook.championship.tiebreaks``). Ranks are explicit ``(rank, tied)`` pairs

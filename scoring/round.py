@@ -1,4 +1,4 @@
-"""One round (manche): its deals in order, the pot, and each player's total (REGLEMENT §3–§4).
+"""One round (manche): its deals in order, the pot, and each player's total (docs/regles.md §3–§4).
 
 Pot, before every deal record (passed, petit sec and misdeal included): when the pot is empty
 every player antes, otherwise only the dealer; a misdeal also costs the dealer the penalty. A

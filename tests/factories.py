@@ -9,7 +9,7 @@ from federation.models import Player
 
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
 
-# The example sheet of SHEET_FORMAT.md, as model field values (player names resolved later).
+# The example sheet of docs/feuille.md, as model field values (player names resolved later).
 EXAMPLE_PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 EXAMPLE_DEALS = [
     dict(

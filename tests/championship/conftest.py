@@ -18,5 +18,5 @@ def as_user(client, request):
 
 @pytest.fixture
 def example(season, president, secretary):
-    """The SHEET_FORMAT example round, a draft, with Émile's late arrival."""
+    """The example round of docs/feuille.md, a draft, with Émile's late arrival."""
     return make_round(season, adjustments=[("Émile", "retard", -1, "arrivé à 21h30")])

@@ -75,7 +75,7 @@ def championship_of(round_):
     return points
 
 
-# --- the example of SHEET_FORMAT.md ----------------------------------------------------------------
+# --- the example of docs/feuille.md ----------------------------------------------------------------
 
 
 def test_it_imports_the_example_sheet_with_its_expected_totals(season, players):

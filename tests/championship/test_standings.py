@@ -69,7 +69,7 @@ def command_json(*args):
     return json.loads(out.getvalue())
 
 
-# --- the SHEET_FORMAT example -------------------------------------------------------------------
+# --- the docs/feuille.md example -------------------------------------------------------------------
 
 
 def test_it_gives_the_standings_json_of_the_sheet_format_example(season):

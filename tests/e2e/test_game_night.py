@@ -2,7 +2,7 @@
 
 One scenario, driven through a headless Chromium (Playwright, sync API) at a phone viewport
 against pytest-django's `live_server`: the secretary logs in, creates the round, enters the deals
-of the example sheet of SHEET_FORMAT.md (plus one refused deal), submits; the président
+of the example sheet of docs/feuille.md (plus one refused deal), submits; the président
 homologates; an anonymous visitor reads the public page. Every step waits for what a person would
 see (a deal's row `#donne-N`, a total, a message), never for a page load, so it holds whether a
 deal is saved by a full page reload or by htmx.

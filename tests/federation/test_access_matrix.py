@@ -47,7 +47,7 @@ def routes(patterns=None, prefix=""):
 
 @pytest.fixture
 def world(season, member, secretary, president):
-    """The rounds all have the SHEET_FORMAT example's deals: Bruno wins each, and writes its report."""
+    """The rounds all have the docs/feuille.md example's deals: Bruno wins each, and writes its report."""
     homologated = make_round(season, status=Round.HOMOLOGATED)
     submitted = make_round(season, status=Round.SUBMITTED, date=datetime.date(2010, 11, 26))
     draft = make_round(

@@ -37,7 +37,7 @@ def term_values(result, code):
     return [term.value for term in result.terms if term.code == code]
 
 
-# REGLEMENT §1, worked examples: taker Bruno; partner David unless the taker plays alone.
+# docs/regles.md §1, worked examples: taker Bruno; partner David unless the taker plays alone.
 WORKED_EXAMPLES = [
     pytest.param(
         played(contract="garde", partner=DAVID, bouts=2, points=Decimal(49)),

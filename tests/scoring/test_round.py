@@ -11,7 +11,7 @@ from tests.scoring.engine_helpers import FIVE, FOUR, rounds, rulebook_with
 ALICE, BRUNO, CHLOE, DAVID, EMILE = FIVE
 DEFAULT = rulebook_with()
 
-# The example sheet of SHEET_FORMAT.md.
+# The example sheet of docs/feuille.md.
 SHEET_DEALS = (
     DealInput(
         dealer=ALICE,

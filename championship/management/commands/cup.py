@@ -1,4 +1,4 @@
-"""`python manage.py cup SEASON --format json|text`: the Coupe du Monde of a season (SHEET_FORMAT.md)."""
+"""`python manage.py cup SEASON --format json|text`: the Coupe du Monde of a season (docs/feuille.md)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Print a round as a JSON sheet with its results (SHEET_FORMAT.md)."""
+"""Print a round as a JSON sheet with its results (docs/feuille.md)."""
 
 from django.core.management.base import BaseCommand, CommandError
 

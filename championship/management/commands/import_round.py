@@ -1,4 +1,4 @@
-"""Import round sheets (JSON, SHEET_FORMAT.md), all or nothing.
+"""Import round sheets (JSON, docs/feuille.md), all or nothing.
 
 `--by USERNAME` names the official who imports: his rights on the season apply (as on the
 site's import page) and he is the author of every history record written. Homologating is an

@@ -1,4 +1,4 @@
-"""`python manage.py standings SEASON --format json|csv [--as-of DATE]` (SHEET_FORMAT.md)."""
+"""`python manage.py standings SEASON --format json|csv [--as-of DATE]` (docs/feuille.md)."""
 
 import datetime
 import json
@@ -12,7 +12,7 @@ from federation.models import Season
 
 
 def standings_json(standings):
-    """The stable JSON of the standings command (keys exactly as SHEET_FORMAT.md)."""
+    """The stable JSON of the standings command (keys exactly as docs/feuille.md)."""
     return {
         "season": standings.season.name,
         "ranking": [
