@@ -151,3 +151,20 @@ def test_it_reads_the_cup_in_a_handful_of_queries(client, season, whole_cup, dja
         assert client.get(cup_url(season)).status_code == 200
     with django_assert_max_num_queries(12):
         assert client.get(status_url(season)).status_code == 200
+
+
+def test_it_shows_a_visitor_nothing_of_an_unpublished_play_off_or_final(client, season, secretary):
+    ranked_season(season, 10)
+    play_table(season, "A", TABLE_A, status=Round.SUBMITTED, place="Chez Steph")
+    play_table(season, "B", TABLE_B)
+    final = play_final(season, FINAL, status=Round.SUBMITTED, place="La Cave à Hélène")
+    date = f"{final.date.day} "
+
+    public = client.get(cup_url(season)).content.decode()
+    client.force_login(secretary.user)
+    entry = client.get(cup_url(season)).content.decode()
+
+    for unpublished in ("La Cave à Hélène", "soumise", "Chez Steph"):
+        assert unpublished not in public, unpublished
+    assert "La Cave à Hélène" in entry and "soumise" in entry
+    assert public.count("à jouer") >= 1 and date in entry
