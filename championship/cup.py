@@ -23,7 +23,6 @@ from django.db.models import Prefetch
 from championship.models import Report, Round, Seat
 from championship.standings import designated_author, report_deadline, season_standings
 from federation.models import Player
-from scoring.championship import num
 from scoring.cup import (
     CupPlan,
     Qualification,
@@ -36,6 +35,7 @@ from scoring.cup import (
     round_bounds,
     seed_cup,
 )
+from scoring.french import agree, num, ordinal, plural
 from scoring.ranking import PlayerSeason, name_key
 
 NO_CUP, DIRECT_FINAL, PLAYOFFS = "none", "direct", "playoffs"
@@ -248,10 +248,10 @@ def _tables(plan, counted_by_table, playoff_totals, qualification, players, rule
             if not qualification.complete:
                 outcome, reason = PENDING, ""
             elif name in finalists and position <= qualifiers:
-                outcome, reason = TO_FINAL, f"{_ordinal_fr(position)} de la table {table}"
+                outcome, reason = TO_FINAL, f"{ordinal(position)} de la table {table}"
             elif name in finalists:
                 outcome = BEST_THIRD
-                reason = f"meilleur {_ordinal_fr(position)} des tables (total {num(totals[name])})"
+                reason = f"meilleur {ordinal(position)} des tables (total {num(totals[name])})"
             else:
                 outcome, reason = OUT, qualification.reasons.get(name, "")
             line = CupLine(
@@ -267,10 +267,6 @@ def _tables(plan, counted_by_table, playoff_totals, qualification, players, rule
                 best_thirds.append((table, line))
         tables.append(CupTable(table, [players[n] for n in names], rounds, counted, lines))
     return tables, best_thirds
-
-
-def _ordinal_fr(n):
-    return "1er" if n == 1 else f"{n}e"
 
 
 def _final_lines(final, finalists, totals, seed_number, order, players, winner):
@@ -478,7 +474,7 @@ def status_assumption(season, standings, outlook=None):
     pending = outlook.pending
     parts = [f"{_rounds(outlook.scheduled, 'régulière')} encore au calendrier"]
     if pending:
-        parts.append(f"{_rounds(pending, 'saisie')} mais pas encore homologuée{'s' if pending > 1 else ''}")
+        parts.append(f"{_rounds(pending, 'saisie')} mais pas encore {agree(pending, 'homologuée')}")
     return {
         "left": outlook.rounds,
         "parts": parts,
@@ -495,5 +491,4 @@ def status_assumption(season, standings, outlook=None):
 
 
 def _rounds(count, adjective):
-    plural = "s" if count > 1 else ""
-    return f"{count} manche{plural} {adjective}{plural}"
+    return f"{plural(count, 'manche')} {agree(count, adjective)}"

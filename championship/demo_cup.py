@@ -18,8 +18,8 @@ from django.db import transaction
 from championship.cup import cup_state
 from championship.models import Round
 from championship.services import create_round, homologate_round, next_round_number
+from scoring.vocabulary import ATTACK, DEFENCE, MAX_PLAYERS, SUITS, TABLE_SIZES
 
-SUITS = ["pique", "coeur", "carreau", "trefle"]
 TARGETS = {0: 56, 1: 51, 2: 41, 3: 36}
 KIND_WEIGHTS = [("played", 88), ("passed", 7), ("misdeal", 3), ("petit_sec", 2)]
 CONTRACT_WEIGHTS = [("prise", 36), ("garde", 44), ("garde_sans", 13), ("garde_contre", 7)]
@@ -47,12 +47,12 @@ def random_played_deal(names, dealer, rng, *, miseres=True):
     """One played deal at this table (4 or 5 names) as a spec dict."""
     taker = rng.choice(names)
     spec = {"dealer": dealer, "taker": taker, "contract": _pick(rng, CONTRACT_WEIGHTS)}
-    if len(names) == 5:
+    if len(names) == MAX_PLAYERS:
         spec["called"] = rng.choice(SUITS)
         others = [name for name in names if name != taker]
         spec["partner"] = rng.choice(others) if rng.random() < 0.85 else None
     if rng.random() < 0.01:  # a chelem made by the attack, announced or not
-        spec.update(bouts=3, points=Decimal(91), chelem_made_by="attack")
+        spec.update(bouts=3, points=Decimal(91), chelem_made_by=ATTACK)
         spec["chelem_announced"] = rng.random() < 0.5
     else:
         bouts = _pick(rng, BOUT_WEIGHTS)
@@ -62,7 +62,7 @@ def random_played_deal(names, dealer, rng, *, miseres=True):
     if miseres and rng.random() < 0.03:
         spec["miseres"] = [rng.choice(names)]
     if rng.random() < 0.08:
-        spec["petit_au_bout"] = "attack" if rng.random() < 0.6 else "defence"
+        spec["petit_au_bout"] = ATTACK if rng.random() < 0.6 else DEFENCE
     return spec
 
 
@@ -71,8 +71,8 @@ def random_deal_specs(players, rng, count, *, miseres=True):
     scoring engine: the first dealer is drawn, then each next player deals, except after a
     misdeal (the same dealer deals again)."""
     names = [_name(player) for player in players]
-    if len(names) not in (4, 5) or len(set(names)) != len(names):
-        raise ValueError("Une table compte 4 ou 5 joueurs distincts.")
+    if len(names) not in TABLE_SIZES or len(set(names)) != len(names):
+        raise ValueError(f"Une table compte {' ou '.join(map(str, TABLE_SIZES))} joueurs distincts.")
     dealer = rng.randrange(len(names))
     specs = []
     for _ in range(count):

@@ -11,23 +11,29 @@ from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from championship import choices
 from championship.models import COLOURS, Adjustment, Deal, Round, Seat
 from championship.services import next_deal_number, next_round_number, rescore_round, score_stored_round
 from federation import validators
 from federation.models import Player
 from scoring.errors import ScoringError
+from scoring.french import signed
+from scoring.vocabulary import FINAL, KING, MAX_PLAYERS, PLAYOFF, PLAYOFF_TABLES, QUEEN, REGULAR, TABLE_SIZES
 
 MOTIF_MAX_LENGTH = 100  # django-simple-history keeps at most 100 characters of a change reason
 SOLO = "seul"
 COLOUR_LABELS = dict(COLOURS)
 STAGE_CHOICES = [
-    ("regular", _("Saison régulière")),
-    ("playoff:A", _("Play-off, table A")),
-    ("playoff:B", _("Play-off, table B")),
-    ("final", _("Finale")),
+    (REGULAR, capfirst(dict(choices.STAGES)[REGULAR])),
+    *(
+        (f"{PLAYOFF}:{table}", format_lazy(_("Play-off, table {table}"), table=table))
+        for table in PLAYOFF_TABLES
+    ),
+    (FINAL, capfirst(dict(choices.STAGES)[FINAL])),
 ]
 DEAL_FIELDS = [
     "kind",
@@ -66,11 +72,7 @@ FIELD_LABELS = {
 }
 # Engine field -> form field (poignées are placed on the select of the player concerned).
 ENGINE_FIELDS = {"called_rank": "called_dame"}
-NOT_PLAYED = {
-    "passed": _("une donne passée"),
-    "petit_sec": _("un petit sec"),
-    "misdeal": _("une fausse donne"),
-}
+NOT_PLAYED = choices.NOT_PLAYED_PHRASES
 PLAYED_ONLY = [
     "taker",
     "contract",
@@ -176,7 +178,7 @@ def unbalanced_totals(totals):
 
 
 class RoundCreateForm(forms.Form):
-    ROWS = 5
+    ROWS = MAX_PLAYERS
 
     date = forms.DateField(
         label=_("Date"),
@@ -184,7 +186,7 @@ class RoundCreateForm(forms.Form):
         error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
     )
     place = TextField(field_name=_("Lieu"), formula=True, label=_("Lieu"), max_length=120, required=False)
-    stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial="regular")
+    stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial=REGULAR)
     number = BoundedIntegerField(
         field_name=_("Numéro"),
         bounds=validators.ROUND_NUMBER,
@@ -254,7 +256,7 @@ class RoundCreateForm(forms.Form):
             )
             if problem:
                 self.add_error("date", validators.field_message(gettext("Date"), problem))
-        stage, _sep, table = data.get("stage", "regular").partition(":")
+        stage, _sep, table = data.get("stage", REGULAR).partition(":")
         data["stage_code"], data["table"] = stage, table
         seated = []
         for row in range(1, self.ROWS + 1):
@@ -296,7 +298,7 @@ class RoundCreateForm(forms.Form):
 
     def _check_players(self, seated):
         count = len(seated)
-        if count not in (4, 5):
+        if count not in TABLE_SIZES:
             empty = next(
                 (row for row in range(1, self.ROWS + 1) if self.cleaned_data.get(f"player_{row}") is None),
                 self.ROWS,
@@ -458,7 +460,7 @@ class DealForm(MotifMixin, forms.Form):
         label=_("Petit au bout"),
         required=False,
         widget=forms.RadioSelect(
-            choices=[("", _("non")), ("attack", _("attaque")), ("defence", _("défense"))]
+            choices=[("", _("non")), *choices.SIDES]
         ),
     )
     chelem_announced = forms.BooleanField(label=_("Chelem annoncé"), required=False)
@@ -466,7 +468,7 @@ class DealForm(MotifMixin, forms.Form):
         label=_("Chelem réalisé par"),
         required=False,
         widget=forms.RadioSelect(
-            choices=[("", _("personne")), ("attack", _("l'attaque")), ("defence", _("la défense"))]
+            choices=[("", _("personne")), *choices.SIDES_WITH_ARTICLE]
         ),
     )
 
@@ -475,7 +477,7 @@ class DealForm(MotifMixin, forms.Form):
         self.deal = deal
         self.number = deal.number if deal is not None else next_deal_number(round_)
         self.seats = list(round_.seats.select_related("player").order_by("position"))
-        self.five = len(self.seats) == 5
+        self.five = len(self.seats) == MAX_PLAYERS
         if deal is not None and "initial" not in kwargs:
             kwargs["initial"] = self.initial_from(deal)
             positions = {seat.player_id: seat.position for seat in self.seats}
@@ -546,7 +548,7 @@ class DealForm(MotifMixin, forms.Form):
             "taker": deal.taker_id,
             "contract": deal.contract,
             "called": deal.called,
-            "called_dame": deal.called_rank == "dame",
+            "called_dame": deal.called_rank == QUEEN,
             "partner": partner,
             "bouts": deal.bouts,
             "points": str(deal.points).replace(".", ",").removesuffix(",0")
@@ -637,7 +639,7 @@ class DealForm(MotifMixin, forms.Form):
             taker=data.get("taker"),
             contract=data.get("contract") or "",
             called=data.get("called") or "",
-            called_rank="dame" if data.get("called_dame") else "roi",
+            called_rank=QUEEN if data.get("called_dame") else KING,
             partner=partner if isinstance(partner, Player) else None,
             bouts=data.get("bouts"),
             points=data.get("points"),
@@ -787,8 +789,7 @@ class AdjustmentForm(MotifMixin, forms.Form):
 
     @staticmethod
     def entry_label(entry):
-        points = f"+{entry.points}" if entry.points > 0 else str(entry.points).replace("-", "−")
-        label = f"{entry.label} ({points})"
+        label = f"{entry.label} ({signed(entry.points)})"
         if entry.board_only:
             return gettext("%(label)s — Direction") % {"label": label}
         return label

@@ -12,24 +12,21 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from championship import choices
 from federation.models import Player, Season
 from federation.validators import validate_report_narrative
+from scoring import vocabulary
+from scoring.french import num, signed
 
-COLOURS = [
-    ("blanc", _("blanc")),
-    ("jaune", _("jaune")),
-    ("rouge", _("rouge")),
-    ("bleu", _("bleu")),
-    ("vert", _("vert")),
-]
+COLOURS = choices.COLOURS
 
 
 class Round(models.Model):
-    REGULAR, PLAYOFF, FINAL = "regular", "playoff", "final"
-    STAGES = [(REGULAR, _("saison régulière")), (PLAYOFF, _("play-off")), (FINAL, _("finale"))]
-    DRAFT, SUBMITTED, HOMOLOGATED = "draft", "submitted", "homologated"
-    STATUSES = [(DRAFT, _("brouillon")), (SUBMITTED, _("soumise")), (HOMOLOGATED, _("homologuée"))]
-    TABLES = [("", _("—")), ("A", "A"), ("B", "B")]
+    REGULAR, PLAYOFF, FINAL = vocabulary.STAGES
+    STAGES = choices.STAGES
+    DRAFT, SUBMITTED, HOMOLOGATED = vocabulary.STATUSES
+    STATUSES = choices.STATUSES
+    TABLES = choices.PLAYOFF_TABLES
 
     season = models.ForeignKey(
         Season, verbose_name=_("saison"), on_delete=models.PROTECT, related_name="rounds"
@@ -66,7 +63,8 @@ class Round(models.Model):
                 fields=["season", "stage", "table", "number"], name="round_number_unique_per_season_stage"
             ),
             models.CheckConstraint(
-                condition=Q(stage="playoff", table__in=["A", "B"]) | (~Q(stage="playoff") & Q(table="")),
+                condition=Q(stage="playoff", table__in=list(vocabulary.PLAYOFF_TABLES))
+                | (~Q(stage="playoff") & Q(table="")),
                 name="round_table_only_for_playoffs",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
@@ -109,7 +107,9 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["round", "colour"], condition=~Q(colour=""), name="seat_colour_once_per_round"
             ),
-            models.CheckConstraint(condition=Q(position__lte=4), name="seat_position_at_most_5_players"),
+            models.CheckConstraint(
+                condition=Q(position__lte=vocabulary.MAX_PLAYERS - 1), name="seat_position_at_most_5_players"
+            ),
         ]
 
     def __str__(self):
@@ -117,22 +117,12 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    PLAYED, PASSED, PETIT_SEC, MISDEAL = "played", "passed", "petit_sec", "misdeal"
-    KINDS = [
-        (PLAYED, _("jouée")),
-        (PASSED, _("passe")),
-        (PETIT_SEC, _("petit sec")),
-        (MISDEAL, _("fausse donne")),
-    ]
-    CONTRACTS = [
-        ("prise", _("Prise")),
-        ("garde", _("Garde")),
-        ("garde_sans", _("Garde sans")),
-        ("garde_contre", _("Garde contre")),
-    ]
-    SUITS = [("pique", _("pique")), ("coeur", _("cœur")), ("carreau", _("carreau")), ("trefle", _("trèfle"))]
-    RANKS = [("roi", _("roi")), ("dame", _("dame"))]
-    SIDES = [("attack", _("attaque")), ("defence", _("défense"))]
+    PLAYED, PASSED, PETIT_SEC, MISDEAL = vocabulary.KINDS
+    KINDS = choices.KINDS
+    CONTRACTS = choices.CONTRACTS
+    SUITS = choices.SUITS
+    RANKS = choices.CALLED_RANKS
+    SIDES = choices.SIDES
 
     round = models.ForeignKey(Round, verbose_name=_("manche"), on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField(_("numéro"))
@@ -143,7 +133,7 @@ class Deal(models.Model):
     )
     contract = models.CharField(_("contrat"), max_length=12, choices=CONTRACTS, blank=True)
     called = models.CharField(_("couleur appelée"), max_length=8, choices=SUITS, blank=True)
-    called_rank = models.CharField(_("carte appelée"), max_length=4, choices=RANKS, default="roi")
+    called_rank = models.CharField(_("carte appelée"), max_length=4, choices=RANKS, default=vocabulary.KING)
     partner = models.ForeignKey(
         Player, verbose_name=_("appelé"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -172,9 +162,7 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="deal_number_unique_per_round"),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
-            models.CheckConstraint(
-                condition=Q(kind__in=["played", "passed", "petit_sec", "misdeal"]), name="deal_kind_valid"
-            ),
+            models.CheckConstraint(condition=Q(kind__in=list(vocabulary.KINDS)), name="deal_kind_valid"),
             models.CheckConstraint(
                 condition=Q(bouts__isnull=True) | Q(bouts__lte=3), name="deal_bouts_between_0_and_3"
             ),
@@ -226,7 +214,7 @@ class Adjustment(models.Model):
         verbose_name_plural = _("bonus et malus")
 
     def __str__(self):
-        return f"{self.code} {self.points:+d} — {self.player}"
+        return f"{self.code} {signed(self.points)} — {self.player}"
 
 
 class Report(models.Model):
@@ -234,7 +222,7 @@ class Report(models.Model):
     # worst Markdown of this length (thousands of table rows or line breaks) still lays out as a
     # PDF in a few seconds (README, « Mesures »).
     TEXT_MAX_LENGTH = 10_000
-    TEXT_MAX_LABEL = f"{TEXT_MAX_LENGTH:_}".replace("_", "\N{NO-BREAK SPACE}")  # "10 000"
+    TEXT_MAX_LABEL = num(TEXT_MAX_LENGTH, group=True)  # "10 000"
 
     round = models.OneToOneField(
         Round, verbose_name=_("manche"), on_delete=models.CASCADE, related_name="report"
@@ -289,4 +277,4 @@ class ChampionshipLine(models.Model):
         indexes = [models.Index(fields=["season", "player"])]
 
     def __str__(self):
-        return f"{self.player} {self.code} {self.points:+d}"
+        return f"{self.player} {self.code} {signed(self.points)}"

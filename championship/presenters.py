@@ -13,11 +13,24 @@ from decimal import Decimal
 from championship.models import COLOURS, Adjustment, ChampionshipLine, Deal, Round, Seat
 from championship.services import score_stored_round
 from federation.models import Player
-from scoring.deal import CONTRACT_LABELS, POIGNEE_LABELS, SIDE_LABELS, SUIT_LABELS
 from scoring.errors import ScoringError
+from scoring.french import num, of_name, signed
+from scoring.vocabulary import (
+    CONTRACT_LABELS,
+    KIND_LABELS,
+    MAX_PLAYERS,
+    PLAYOFF,
+    QUEEN,
+    SIDE_LABELS,
+    SIDE_LABELS_WITH_ARTICLE,
+    STAGE_LABELS,
+    SUIT_LABELS,
+    TABLE_SIZES,
+    capfirst,
+    poignee_name,
+)
 
 COLOUR_LABELS = dict(COLOURS)
-KIND_LABELS = {"played": "Jouée", "passed": "Passe", "petit_sec": "Petit sec", "misdeal": "Fausse donne"}
 STATUS_LABELS = dict(Round.STATUSES)
 # Fields written by the scoring, left out of the history (their effect shows in the seat totals).
 COMPUTED_FIELDS = {
@@ -142,26 +155,9 @@ class RoundDisplay:
         )
 
 
-def french_number(value):
-    """44.5 -> "44,5", 49 -> "49", -7 -> "−7"."""
-    if value is None:
-        return ""
-    if isinstance(value, Decimal) and value == value.to_integral_value():
-        value = int(value)
-    return str(value).replace(".", ",").replace("-", "\N{MINUS SIGN}")
-
-
-def signed(value):
-    """+110, −130, 0."""
-    return f"+{value}" if value > 0 else french_number(value)
-
-
 def stage_label(round_):
-    if round_.stage == Round.PLAYOFF:
-        return f"Play-off, table {round_.table}"
-    if round_.stage == Round.FINAL:
-        return "Finale"
-    return "Saison régulière"
+    label = capfirst(STAGE_LABELS.get(round_.stage, round_.stage))
+    return f"{label}, table {round_.table}" if round_.stage == PLAYOFF else label
 
 
 def round_title(round_):
@@ -183,9 +179,9 @@ def result_label(made, diff):
 def _deal_summary(deal, names, made, diff):
     dealer = names.get(deal.dealer_id, "?")
     if deal.kind != Deal.PLAYED:
-        return f"{KIND_LABELS[deal.kind]} (donneur {dealer})"
+        return f"{capfirst(KIND_LABELS[deal.kind])} (donneur {dealer})"
     taker = names.get(deal.taker_id, "?")
-    text = f"{CONTRACT_LABELS.get(deal.contract, deal.contract)} de {taker}"
+    text = f"{CONTRACT_LABELS.get(deal.contract, deal.contract)} {of_name(taker)}"
     if deal.partner_id:
         text += f" avec {names.get(deal.partner_id, '?')}"
     elif deal.called:
@@ -197,15 +193,15 @@ def _deal_summary(deal, names, made, diff):
 def _announces(deal, names):
     lines = []
     for item in deal.poignees:
-        lines.append(f"{POIGNEE_LABELS.get(item['size'], item['size'])} de {names.get(item['player'], '?')}")
+        lines.append(f"{poignee_name(item['size'])} {of_name(names.get(item['player'], '?'))}")
     for player_id in deal.miseres:
-        lines.append(f"Misère de {names.get(player_id, '?')}")
+        lines.append(f"Misère {of_name(names.get(player_id, '?'))}")
     if deal.petit_au_bout:
         lines.append(f"Petit au bout ({SIDE_LABELS[deal.petit_au_bout]})")
     if deal.chelem_announced:
         lines.append("Chelem annoncé")
     if deal.chelem_made_by:
-        lines.append(f"Chelem réalisé par l'{SIDE_LABELS[deal.chelem_made_by]}")
+        lines.append(f"Chelem réalisé par {SIDE_LABELS_WITH_ARTICLE[deal.chelem_made_by]}")
     return tuple(lines)
 
 
@@ -246,7 +242,7 @@ def _deal_rows(deals, seats, names, scored):
             DealRow(
                 number=deal.number,
                 kind=deal.kind,
-                kind_label=KIND_LABELS.get(deal.kind, deal.kind),
+                kind_label=capfirst(KIND_LABELS.get(deal.kind, deal.kind)),
                 dealer=names.get(deal.dealer_id, "?"),
                 taker=names.get(deal.taker_id, ""),
                 contract=deal.contract,
@@ -254,10 +250,10 @@ def _deal_rows(deals, seats, names, scored):
                 called_label=_called_label(deal),
                 partner_label=names.get(deal.partner_id, "")
                 if deal.partner_id
-                else ("seul" if deal.kind == Deal.PLAYED and len(seats) == 5 else ""),
+                else ("seul" if deal.kind == Deal.PLAYED and len(seats) == MAX_PLAYERS else ""),
                 bouts=deal.bouts,
                 points=deal.points,
-                points_label=french_number(deal.points),
+                points_label=num(deal.points),
                 made=deal.made,
                 diff=diff,
                 result_label=result_label(deal.made, diff),
@@ -277,9 +273,9 @@ def _called_label(deal):
     if not deal.called:
         return ""
     suit = SUIT_LABELS.get(deal.called, deal.called)
-    if deal.called_rank == "dame":
-        return f"Dame de {suit.lower()}"
-    return f"Roi de {suit.lower()}"
+    if deal.called_rank == QUEEN:
+        return f"Dame de {suit}"
+    return f"Roi de {suit}"
 
 
 def _championship_points(round_):
@@ -297,7 +293,7 @@ def round_display(round_, *, history=False):
     error = ""
     scored = None
     try:
-        scored = score_stored_round(round_, deals=deals) if len(seats) in (4, 5) else None
+        scored = score_stored_round(round_, deals=deals) if len(seats) in TABLE_SIZES else None
     except ScoringError as exc:
         error = f"La manche ne se calcule plus : {exc}"
     lines = _championship_points(round_)
@@ -394,7 +390,7 @@ class _Describer:
             return self.player(value)
         if name == "poignees":
             return ", ".join(
-                f"{POIGNEE_LABELS.get(i['size'], i['size'])} de {self.player(i['player'])}" for i in value
+                f"{poignee_name(i['size'])} {of_name(self.player(i['player']))}" for i in value
             )
         if name == "miseres":
             return ", ".join(self.player(pk) for pk in value)
@@ -406,7 +402,7 @@ class _Describer:
         if model_field.choices:
             return str(dict(model_field.flatchoices).get(value, value))
         if isinstance(value, int | Decimal):
-            return french_number(value)
+            return num(value)
         return str(value)
 
     def subject(self, model, record):
@@ -425,10 +421,10 @@ class _Describer:
         if model is Round:
             return "Manche créée" + (" (totaux seuls)" if record.totals_only else "")
         if model is Deal:
-            return f"{subject} ajoutée ({KIND_LABELS.get(record.kind, record.kind).lower()})"
+            return f"{subject} ajoutée ({KIND_LABELS.get(record.kind, record.kind)})"
         if model is Seat:
             colour = f", jetons {COLOUR_LABELS[record.colour]}" if record.colour else ""
-            total = f", total {french_number(record.total)}" if record.total is not None else ""
+            total = f", total {num(record.total)}" if record.total is not None else ""
             return f"{subject} assis à la place {record.position + 1}{colour}{total}"
         note = f" — {record.note}" if record.note else ""
         return f"Bonus/malus ajouté : {subject}{note}"
@@ -538,7 +534,7 @@ def round_history(round_, window_seconds=10):
             changes.append(
                 "Totaux : "
                 + ", ".join(
-                    f"{name} {french_number(old) or '—'} → {french_number(new)}" for name, old, new in moved
+                    f"{name} {num(old) or '—'} → {num(new)}" for name, old, new in moved
                 )
             )
         if changes:

@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 from championship.charts import ChartFrame, Plot
 from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
-from championship.presenters import french_number, round_display, signed
+from championship.presenters import round_display
 from championship.services import counts_for_championship
 from championship.standings import (
     default_as_of,
@@ -33,6 +33,8 @@ from championship.standings import (
     season_standings,
 )
 from scoring.championship import late_report_item, late_report_weeks
+from scoring.french import agree, num, of_name, plural, signed
+from scoring.vocabulary import ATTACK, DEFENCE
 
 ON_TIME, LATE, DUE, MISSING = "on_time", "late", "due", "missing"
 
@@ -101,14 +103,14 @@ class ReportStatus:
     @property
     def label(self):
         weeks = self.weeks_late
-        plural = "s" if weeks > 1 else ""
+        started = f"{plural(weeks, 'semaine')} {agree(weeks, 'entamée')}"
         if self.state == ON_TIME:
             return "rendu à temps"
         if self.state == LATE:
-            return f"rendu en retard ({weeks} semaine{plural} entamée{plural})"
+            return f"rendu en retard ({started})"
         if self.state == DUE:
             return "à rendre"
-        return f"manquant, en retard de {weeks} semaine{plural} entamée{plural}"
+        return f"manquant, en retard de {started}"
 
 
 _UNKNOWN = object()
@@ -362,8 +364,8 @@ def highlights(round_, shown):
             found.append(Highlight("Chelem", f"{row.summary} — {_chelem_text(deal)}", deal.number))
     for deal in deals:
         if deal.petit_au_bout:
-            if deal.petit_au_bout == "attack":
-                text = f"mené au bout par l'attaque de {names.get(deal.taker_id, '?')}"
+            if deal.petit_au_bout == ATTACK:
+                text = f"mené au bout par l'attaque {of_name(names.get(deal.taker_id, '?'))}"
             else:
                 text = f"mené au bout par la défense contre {names.get(deal.taker_id, '?')}"
             text += f" ({rows[deal.number].contract_label})"
@@ -372,9 +374,9 @@ def highlights(round_, shown):
 
 
 def _chelem_text(deal):
-    if deal.chelem_made_by == "attack":
+    if deal.chelem_made_by == ATTACK:
         return "chelem annoncé et réussi" if deal.chelem_announced else "chelem réussi sans annonce"
-    if deal.chelem_made_by == "defence":
+    if deal.chelem_made_by == DEFENCE:
         return "chelem de la défense" + (" sur un chelem annoncé" if deal.chelem_announced else "")
     return "chelem annoncé et chuté"
 
@@ -419,7 +421,7 @@ def totals_chart(shown, width=640, height=240):
             )
         )
     x_ticks = plot.index_ticks(steps, most=16)
-    y_ticks = plot.value_ticks(french_number)
+    y_ticks = plot.value_ticks(num)
     labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=12)
     has_end = steps[-1] == "fin"
     return TotalsChart(

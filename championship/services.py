@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from championship.models import COLOURS as COLOURS_CHOICES
 from championship.models import Adjustment, ChampionshipLine, Deal, Round, Seat
 from federation.history import recorded_as
 from scoring.championship import (
@@ -26,6 +25,7 @@ from scoring.championship import (
 from scoring.deal import DealInput, Poignee
 from scoring.errors import ScoringError
 from scoring.round import score_round, totals_only_round
+from scoring.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, TABLE_SIZES
 
 
 class RoundError(Exception):
@@ -221,8 +221,10 @@ def rescore_season(season, reason, user=None):
 def check_complete(round_):
     """Raise RoundError unless the round can be submitted: seats, deals or totals, consistent."""
     count = round_.seats.count()
-    if count not in (4, 5):
-        raise RoundError("seats", f"Une manche se joue à 4 ou 5 joueurs (ici {count}).")
+    if count not in TABLE_SIZES:
+        raise RoundError(
+            "seats", f"Une manche se joue à {MIN_PLAYERS} ou {MAX_PLAYERS} joueurs (ici {count})."
+        )
     if not round_.totals_only and not round_.deals.exists():
         raise RoundError("deals", "Aucune donne n'est saisie.")
     try:
@@ -281,9 +283,6 @@ def delete_draft_round(round_, user=None, reason=""):
     with recorded_as(user) if user is not None else nullcontext():
         locked._change_reason = reason
         locked.delete()
-
-
-COLOURS = [code for code, _label in COLOURS_CHOICES]
 
 
 @transaction.atomic

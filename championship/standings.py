@@ -24,8 +24,10 @@ from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
 from scoring.championship import LineItem, late_report_item, late_report_weeks
 from scoring.errors import ScoringError
+from scoring.french import num, signed
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 from scoring.rulebook import RulebookError, load_rulebook
+from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
 COUNTING = {"status": Round.HOMOLOGATED, "stage": Round.REGULAR}
 
@@ -324,7 +326,7 @@ def player_stats(data):
         taker = deal["taker_id"]
         takes[taker] += 1
         made[taker] += deal["made"] is True
-        chelems[taker] += deal["chelem_made_by"] == "attack"
+        chelems[taker] += deal["chelem_made_by"] == ATTACK
         if deal["made"] is False:
             for player_id in seated.get(deal["round_id"], []):
                 if player_id not in (taker, deal["partner_id"]):
@@ -427,11 +429,11 @@ def points_chart(series, width=640, height=260):
     values = [0] + [running for _round, _points, running in series]
     plot = Plot.around(values, len(values), left=62, top=16, right=width - 16, bottom=height - 52)
     dots = [
-        (plot.x(index), plot.y(running), f"Manche {round_.number} : {points:+d} → {running}")
+        (plot.x(index), plot.y(running), f"Manche {round_.number} : {signed(points)} → {num(running)}")
         for index, (round_, points, running) in enumerate(series, start=1)
     ]
     x_ticks = plot.index_ticks(["0"] + [str(round_.number) for round_, _points, _running in series], most=12)
-    y_ticks = plot.value_ticks(lambda value: str(value).replace("-", "\N{MINUS SIGN}"))
+    y_ticks = plot.value_ticks(num)
     return Chart(
         **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks), line=plot.polyline(values), dots=dots
     )
@@ -503,7 +505,7 @@ def player_statistics(player):
         if deal["taker_id"] == me:
             takes[deal["contract"]] += 1
             made[deal["contract"]] += deal["made"] is True
-            stats["chelems"] += deal["chelem_made_by"] == "attack"
+            stats["chelems"] += deal["chelem_made_by"] == ATTACK
         elif deal["partner_id"] == me:
             stats["called"] += 1
             stats["called_made"] += deal["made"] is True
@@ -511,8 +513,8 @@ def player_statistics(player):
             stats["defended"] += 1
             stats["defended_failed"] += deal["made"] is False
         if deal["petit_au_bout"]:
-            won = (deal["petit_au_bout"] == "attack") == attack
-            key = "attack" if attack else "defence"
+            won = (deal["petit_au_bout"] == ATTACK) == attack
+            key = ATTACK if attack else DEFENCE
             stats[f"petit_{key}"] += won
     contracts = [
         {
@@ -537,13 +539,11 @@ def player_statistics(player):
         "chelems": stats["chelems"],
         "petit_attack": stats["petit_attack"],
         "petit_defence": stats["petit_defence"],
-        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS if poignees[size]],
+        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS.items() if poignees[size]],
         "poignees_total": sum(poignees.values()),
         "miseres": stats["miseres"],
     }
 
-
-POIGNEE_LABELS = [("simple", "simple"), ("double", "double"), ("triple", "triple")]
 
 
 # --- the cup's champion and the rulebook ----------------------------------------------------------

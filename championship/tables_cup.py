@@ -7,8 +7,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from championship.tables_export import SpreadsheetSafeTable
-from scoring.championship import num, ordinal
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
+from scoring.french import num, ordinal
 
 STATUS_LABELS = {QUALIFIED: _("qualifié"), ELIMINATED: _("éliminé"), IN_CONTENTION: _("en course")}
 

@@ -7,8 +7,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship.presenters import french_number, stage_label
+from championship.presenters import stage_label
 from championship.tables_export import SpreadsheetSafeTable
+from scoring.french import num, signed
 
 
 class RoundListTable(SpreadsheetSafeTable):
@@ -48,7 +49,7 @@ class RoundListTable(SpreadsheetSafeTable):
         winners = [seat for seat in record.seats.all() if seat.rank == 1 and seat.total]
         if not winners:
             return "—"
-        return ", ".join(f"{seat.player.name} ({french_number(seat.total)})" for seat in winners)
+        return ", ".join(f"{seat.player.name} ({num(seat.total)})" for seat in winners)
 
     def render_status(self, record):
         links = format_html('<span class="badge {}">{}</span>', record.status, record.get_status_display())
@@ -89,13 +90,13 @@ class RankingTable(SpreadsheetSafeTable):
 
     def render_total(self, record):
         css = "pos" if record.total > 0 else "neg" if record.total < 0 else ""
-        return format_html('<span class="{}">{}</span>', css, french_number(record.total))
+        return format_html('<span class="{}">{}</span>', css, num(record.total))
 
     def render_championship_points(self, record):
         details = format_html_join(
             "",
             "<li>{} : {}</li>",
-            ((label, french_number(points)) for label, points in record.championship_lines),
+            ((label, num(points)) for label, points in record.championship_lines),
         )
         return format_html(
             '<details class="explain"><summary>{}</summary><ul class="plain">{}</ul></details>',
@@ -116,7 +117,7 @@ class AdjustmentTable(SpreadsheetSafeTable):
         attrs = {"class": "adjustments"}
 
     def render_points(self, value):
-        return f"+{value}" if value > 0 else french_number(value)
+        return signed(value)
 
     def render_note(self, value):
         return value or "—"

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from championship.tables_export import SpreadsheetSafeTable
-from scoring.championship import num
+from scoring.french import num
 from scoring.ranking import TIEBREAK_LABELS
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.championship import num, ordinal
+from scoring.french import num, ordinal
 from scoring.ranking import Standing, name_key
 from scoring.registry_keys import AWARD_KEYS
 

@@ -15,13 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from scoring.errors import ScoringError
-
-CONTRACT_LABELS = {
-    "prise": "Prise",
-    "garde": "Garde",
-    "garde_sans": "Garde sans",
-    "garde_contre": "Garde contre",
-}
+from scoring.french import num, of_name, ordinal
+from scoring.vocabulary import CONTRACT_LABELS
 
 # Order of the line items of one player (docs/regles.md §5.8); catalogue codes come next, then the
 # line that brings the round within the season's limits, last since it depends on all the others.
@@ -61,24 +56,6 @@ class LineItem:
     points: int
     label: str
     deal: int | None = None
-
-
-def num(value: int) -> str:
-    """An integer as French typography writes it (true minus sign)."""
-    return str(value).replace("-", "\N{MINUS SIGN}")
-
-
-def ordinal(n: int, feminine: bool = False) -> str:
-    """French abbreviated ordinal: 1er / 1re, 2e, 3e…"""
-    if n == 1:
-        return "1re" if feminine else "1er"
-    return f"{n}e"
-
-
-def of_name(name: str) -> str:
-    """« de Bruno », « d'Alice » (elision before a vowel)."""
-    first = name[:1].casefold()
-    return f"d'{name}" if first and first in "aeiouyhàâäéèêëîïôöùûü" else f"de {name}"
 
 
 def round_ranks(totals: Mapping[str, int]) -> dict[str, tuple[int, bool]]:

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from scoring.championship import late_report_weeks, num, ordinal
+from scoring.championship import late_report_weeks
+from scoring.french import agree, num, ordinal, plural
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 
 QUALIFIED = "qualified"
@@ -42,10 +43,6 @@ class Qualification:
 class Status:
     code: str  # QUALIFIED, ELIMINATED or IN_CONTENTION
     explanation: str
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n > 1 else ''}"
 
 
 def snake_tables(seeds: Sequence[str], tables: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -79,15 +76,15 @@ def seed_cup(ranked: Sequence[Standing], rulebook, unranked: Iterable[PlayerSeas
         (
             s.player,
             f"non classé : moins de {minimum_rounds} manches "
-            f"({_plural(s.rounds, 'manche')} jouée{'s' if s.rounds > 1 else ''})",
+            f"({plural(s.rounds, 'manche')} {agree(s.rounds, 'jouée')})",
         )
         for s in unranked
     ]
     count = len(order)
     if count < cup.minimum_players:
         reason = (
-            f"pas de Coupe du Monde : {_plural(count, 'joueur')} "
-            f"classé{'s' if count > 1 else ''}, il en faut au moins {cup.minimum_players}"
+            f"pas de Coupe du Monde : {plural(count, 'joueur')} "
+            f"{agree(count, 'classé')}, il en faut au moins {cup.minimum_players}"
         )
         exclusions = [(s.player, reason) for s in order] + exclusions
         return CupPlan((), {}, (), exclusions)
@@ -371,8 +368,8 @@ def playoff_status(
         if me.rounds + remaining_rounds < needed:
             statuses[me.player] = Status(
                 ELIMINATED,
-                f"Éliminé : {_plural(me.rounds, 'manche')} jouée{'s' if me.rounds > 1 else ''} "
-                f"et {_plural(remaining_rounds, 'manche')} à jouer, il en faut {needed} pour être classé",
+                f"Éliminé : {plural(me.rounds, 'manche')} {agree(me.rounds, 'jouée')} "
+                f"et {plural(remaining_rounds, 'manche')} à jouer, il en faut {needed} pour être classé",
             )
             continue
         worst, best = lowest(me), highest(me)
@@ -390,28 +387,28 @@ def playoff_status(
                 low = f"à {num(worst)} points, qu'il ne peut plus perdre"
             statuses[me.player] = Status(
                 QUALIFIED,
-                f"Qualifié : {low}, {_can_reach(len(threats))}, pour {_plural(places, 'place')}",
+                f"Qualifié : {low}, {_can_reach(len(threats))}, pour {plural(places, 'place')}",
             )
         elif len(ahead) >= places:
             statuses[me.player] = Status(
                 ELIMINATED,
                 f"Éliminé : même au plus haut, à {num(best)} points (+{gain} par manche au plus sur "
                 f"{left}), {len(ahead)} joueurs classés resteront devant lui, "
-                f"pour {_plural(places, 'place')}",
+                f"pour {plural(places, 'place')}",
             )
         elif me.rounds < needed:
             statuses[me.player] = Status(
                 IN_CONTENTION,
-                f"En course : {_plural(me.rounds, 'manche')} jouée"
-                f"{'s' if me.rounds > 1 else ''}, il en faut {needed} pour être classé",
+                f"En course : {plural(me.rounds, 'manche')} {agree(me.rounds, 'jouée')}, "
+                f"il en faut {needed} pour être classé",
             )
         else:
             statuses[me.player] = Status(
                 IN_CONTENTION,
                 f"En course : {_can_reach(len(threats))} ; "
-                f"{_plural(len(ahead), 'joueur')} classé{'s' if len(ahead) > 1 else ''} "
-                f"assuré{'s' if len(ahead) > 1 else ''} de rester devant lui, "
-                f"pour {_plural(places, 'place')}",
+                f"{plural(len(ahead), 'joueur')} {agree(len(ahead), 'classé')} "
+                f"{agree(len(ahead), 'assuré')} de rester devant lui, "
+                f"pour {plural(places, 'place')}",
             )
     return statuses
 
@@ -508,6 +505,6 @@ def _final_statuses_with_late(
                 IN_CONTENTION,
                 f"En course : entre la {ordinal(high + 1, feminine=True)} et la "
                 f"{ordinal(low + 1, feminine=True)} place du classement final selon les malus de "
-                f"compte-rendu en retard à venir, pour {_plural(places, 'place')}",
+                f"compte-rendu en retard à venir, pour {plural(places, 'place')}",
             )
     return statuses

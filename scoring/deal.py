@@ -10,46 +10,25 @@ from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 
 from scoring.errors import ScoringError
-from scoring.rulebook import CONTRACTS, MAX_CARD_POINTS, POIGNEE_SIZES, DealRules, Rulebook
+from scoring.rulebook import MAX_CARD_POINTS, DealRules, Rulebook
+from scoring.vocabulary import (
+    ATTACK,
+    CALLED_RANKS,
+    CONTRACT_ALIASES,
+    CONTRACTS,
+    DEFENCE,
+    KINDS,
+    NOT_PLAYED_PHRASES,
+    PLAYED,
+    POIGNEE_SIZES,
+    SIDE_LABELS,
+    SIDES,
+    SUITS,
+    TABLE_SIZES,
+    poignee_name,
+)
 
-KINDS = ("played", "passed", "petit_sec", "misdeal")
-SUITS = ("pique", "coeur", "carreau", "trefle")
-CALLED_RANKS = ("roi", "dame")
-SIDES = ("attack", "defence")
-TABLE_SIZES = (4, 5)
-CONTRACT_ALIASES = {"petite": "prise"}
 VALUE_CODES = ("base", "petit_au_bout", "poignee", "chelem")  # the terms that add up to U
-
-CONTRACT_LABELS = {
-    "prise": "Prise",
-    "garde": "Garde",
-    "garde_sans": "Garde sans",
-    "garde_contre": "Garde contre",
-}
-KIND_LABELS = {
-    "played": "Donne jouée",
-    "passed": "Donne passée",
-    "petit_sec": "Petit sec",
-    "misdeal": "Fausse donne",
-}
-SUIT_LABELS = {"pique": "Pique", "coeur": "Cœur", "carreau": "Carreau", "trefle": "Trèfle"}
-CALLED_RANK_LABELS = {"roi": "Roi", "dame": "Dame"}
-POIGNEE_LABELS = {
-    "simple": "Poignée simple",
-    "double": "Poignée double",
-    "triple": "Poignée triple",
-}
-SIDE_LABELS = {"attack": "attaque", "defence": "défense"}
-_NOT_PLAYED_PHRASES = {
-    "passed": "une donne passée",
-    "petit_sec": "un petit sec",
-    "misdeal": "une fausse donne",
-}
-
-
-def contract_label(code: str) -> str:
-    """French name of a contract code ("garde_sans" -> "Garde sans"); unknown codes unchanged."""
-    return CONTRACT_LABELS.get(CONTRACT_ALIASES.get(code, code), code)
 
 
 @dataclass(frozen=True)
@@ -61,7 +40,7 @@ class Poignee:
 @dataclass(frozen=True)
 class DealInput:
     dealer: str
-    kind: str = "played"
+    kind: str = PLAYED
     taker: str | None = None
     contract: str | None = None
     called: str | None = None
@@ -158,7 +137,7 @@ def _check_choice(field: str, value, choices, what: str) -> None:
 
 
 def _check_not_played(deal: DealInput) -> None:
-    phrase = _NOT_PLAYED_PHRASES[deal.kind]
+    phrase = NOT_PLAYED_PHRASES[deal.kind]
     for field in fields(DealInput):
         if field.name in ("dealer", "kind"):
             continue
@@ -231,9 +210,9 @@ def _check_ends(deal: DealInput) -> None:
         _fail("chelem_announced", "doit être vrai ou faux")
     if deal.chelem_made_by is not None:
         _check_choice("chelem_made_by", deal.chelem_made_by, SIDES, "camp")
-    if deal.chelem_made_by == "attack" and deal.points < Decimal("86.5"):
+    if deal.chelem_made_by == ATTACK and deal.points < Decimal("86.5"):
         _fail("chelem_made_by", "un chelem de l'attaque demande au moins 86,5 points")
-    if deal.chelem_made_by == "defence" and deal.points > Decimal("4.5"):
+    if deal.chelem_made_by == DEFENCE and deal.points > Decimal("4.5"):
         _fail("chelem_made_by", "un chelem de la défense laisse au plus 4,5 points au preneur")
 
 
@@ -241,7 +220,7 @@ def validate_deal(deal: DealInput, seats: tuple[str, ...], rulebook: Rulebook) -
     """Raise a ScoringError (no deal number) naming the first invalid field of the deal."""
     _check_choice("kind", deal.kind, KINDS, "type de donne")
     _check_seated("dealer", deal.dealer, seats)
-    if deal.kind != "played":
+    if deal.kind != PLAYED:
         _check_not_played(deal)
         return
     _check_people(deal, seats)
@@ -296,7 +275,7 @@ def _card_terms(deal: DealInput, rules: DealRules) -> tuple[list[Term], bool, in
         ),
     ]
     if deal.petit_au_bout is not None:
-        sign = 1 if deal.petit_au_bout == "attack" else -1
+        sign = 1 if deal.petit_au_bout == ATTACK else -1
         label = f"Petit au bout ({SIDE_LABELS[deal.petit_au_bout]})"
         terms.append(Term("petit_au_bout", label, sign * rules.petit_au_bout * multiplier))
     return terms, made, diff
@@ -307,7 +286,7 @@ def _poignee_terms(deal: DealInput, rules: DealRules, made: bool) -> list[Term]:
     return [
         Term(
             "poignee",
-            f"{POIGNEE_LABELS[poignee.size]} ({poignee.player})",
+            f"{poignee_name(poignee.size)} ({poignee.player})",
             sign * rules.poignee_values[poignee.size],
         )
         for poignee in deal.poignees
@@ -317,13 +296,13 @@ def _poignee_terms(deal: DealInput, rules: DealRules, made: bool) -> list[Term]:
 def _chelem_terms(deal: DealInput, rules: DealRules) -> list[Term]:
     values = rules.chelem
     terms = []
-    if deal.chelem_made_by == "attack" and deal.chelem_announced:
+    if deal.chelem_made_by == ATTACK and deal.chelem_announced:
         terms.append(Term("chelem", "Chelem annoncé et réussi", values.announced_made))
-    elif deal.chelem_made_by == "attack":
+    elif deal.chelem_made_by == ATTACK:
         terms.append(Term("chelem", "Chelem réussi sans annonce", values.unannounced_made))
     elif deal.chelem_announced:
         terms.append(Term("chelem", "Chelem annoncé et chuté", values.announced_failed))
-    if deal.chelem_made_by == "defence":
+    if deal.chelem_made_by == DEFENCE:
         terms.append(Term("chelem", "Chelem de la défense", values.defence_made))
     return terms
 
@@ -416,7 +395,7 @@ def score_deal(
         if deal_number is None:
             raise
         raise error.in_deal(deal_number) from None
-    if deal.kind != "played":
+    if deal.kind != PLAYED:
         return _not_played(deal.kind, seats)
     result = _score_played(deal, seats, rulebook.deal)
     assert sum(result.shares.values()) == 0, result

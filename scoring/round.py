@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from scoring.deal import DealInput, DealResult, score_deal, validate_players
 from scoring.errors import ScoringError
 from scoring.rulebook import Rulebook
+from scoring.vocabulary import MISDEAL
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def _play(deal: DealInput, number: int, result: DealResult, pot: _Pot, rulebook:
     pot_before = pot.total
     antes = _antes(seats, deal.dealer, pot_before == 0, rulebook.pot.ante)
     penalty = dict(zeros)
-    if deal.kind == "misdeal":
+    if deal.kind == MISDEAL:
         penalty[deal.dealer] = rulebook.pot.misdeal_penalty
     pot.put(antes)
     pot.put(penalty)
@@ -114,7 +115,7 @@ def check_rotation(players: Sequence[str], deals: Sequence[DealInput]) -> tuple[
     for number, deal in enumerate(deals, start=1):
         if previous is not None and previous.dealer in seats and deal.dealer in seats:
             expected = previous.dealer
-            if previous.kind != "misdeal":
+            if previous.kind != MISDEAL:
                 expected = seats[(seats.index(previous.dealer) + 1) % len(seats)]
             if deal.dealer != expected:
                 warnings.append(f"donne {number} : donneur attendu {expected}, inscrit {deal.dealer}")

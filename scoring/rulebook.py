@@ -15,10 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from scoring.registry_keys import AWARD_KEYS, TIEBREAK_KEYS
+from scoring.vocabulary import CONTRACTS, PLAYOFF_TABLES, POIGNEE_SIZES, TABLE_SIZES
 
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-POIGNEE_SIZES = ("simple", "double", "triple")
-TABLE_SIZES = (4, 5)
 BOUTS = (0, 1, 2, 3)
 AUTHOR_RULES = ("winner",)
 AUTOMATIC_CODES = (
@@ -277,7 +275,7 @@ class ReportRules(_Section):
 
 class CupRules(_Section):
     playoff_players: NaturalInt = 10
-    playoff_tables: list[Text] = Field(default_factory=lambda: ["A", "B"])
+    playoff_tables: list[Text] = Field(default_factory=lambda: list(PLAYOFF_TABLES))
     qualifiers_per_table: NaturalInt = 2
     best_thirds: NaturalInt = 1
     final_players: PositiveInt = 5

@@ -29,7 +29,7 @@ from championship.standings import (
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
-from scoring.championship import num, of_name, ordinal
+from scoring.french import num, of_name, ordinal, signed
 from scoring.rulebook import RulebookError, load_rulebook
 
 
@@ -58,10 +58,6 @@ def _as_of(request):
 def _round_url(round_pk, deal_number=None):
     url = reverse("championship:round", args=[round_pk])
     return f"{url}#donne-{deal_number}" if deal_number else url
-
-
-def signed(value):
-    return f"+{value}" if value > 0 else num(value)
 
 
 def _place(row):

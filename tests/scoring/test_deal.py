@@ -6,19 +6,17 @@ from hypothesis import strategies as st
 
 from scoring.deal import (
     CONTRACTS,
-    KIND_LABELS,
     KINDS,
-    SUIT_LABELS,
     SUITS,
     DealInput,
     Poignee,
     Term,
-    contract_label,
     round_card_points,
     round_to_unit,
     score_deal,
 )
 from scoring.errors import ScoringError
+from scoring.vocabulary import KIND_LABELS, SUIT_LABELS, contract_label
 from tests.scoring.engine_helpers import FIVE, FOUR, played_deals, rulebook_with, tables
 
 ALICE, BRUNO, CHLOE, DAVID, EMILE = FIVE
@@ -376,9 +374,9 @@ def test_it_names_contracts_kinds_and_suits_in_french():
     ]
     assert contract_label("petite") == "Prise"
     assert set(KIND_LABELS) == set(KINDS)
-    assert KIND_LABELS["misdeal"] == "Fausse donne"
+    assert KIND_LABELS["misdeal"] == "fausse donne"
     assert set(SUIT_LABELS) == set(SUITS)
-    assert SUIT_LABELS["coeur"] == "Cœur"
+    assert SUIT_LABELS["coeur"] == "cœur"
 
 
 @given(tables.flatmap(lambda seats: st.tuples(st.just(seats), played_deals(seats))))

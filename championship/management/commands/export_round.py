@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from championship.models import Round
 from championship.sheets import SheetError, dumps_sheet, export_sheet, find_round
+from scoring.vocabulary import PLAYOFF_TABLES, STAGES
 
 
 class Command(BaseCommand):
@@ -14,11 +15,12 @@ class Command(BaseCommand):
         parser.add_argument("number", metavar="NUMERO", type=int, help="numéro de la manche")
         parser.add_argument(
             "--stage",
-            choices=[Round.REGULAR, Round.PLAYOFF, Round.FINAL],
+            choices=STAGES,
             default=Round.REGULAR,
             help="phase : regular (défaut), playoff ou final",
         )
-        parser.add_argument("--table", default="", help="table des play-offs (A ou B)")
+        tables = " ou ".join(PLAYOFF_TABLES)
+        parser.add_argument("--table", default="", help=f"table des play-offs ({tables})")
 
     def handle(self, *args, season, number, stage, table, **options):
         try:

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from championship.models import Round
 from championship.pdf import PdfRenderError, render_pdf
 from championship.reports import report_display
+from scoring.vocabulary import PLAYOFF_TABLES, STAGES
 
 
 class Command(BaseCommand):
@@ -20,12 +21,14 @@ class Command(BaseCommand):
         parser.add_argument("season", help="la saison, par exemple 2010-2011")
         parser.add_argument("number", type=int, help="le numéro de la manche")
         parser.add_argument("-o", "--output", required=True, help="le fichier PDF à écrire")
-        parser.add_argument("--stage", choices=[code for code, _label in Round.STAGES], default=Round.REGULAR)
-        parser.add_argument("--table", choices=["A", "B"], default="", help="la table de play-off")
+        parser.add_argument("--stage", choices=STAGES, default=Round.REGULAR)
+        parser.add_argument("--table", choices=PLAYOFF_TABLES, default="", help="la table de play-off")
 
     def handle(self, *args, season, number, output, stage, table, **options):
         if stage == Round.PLAYOFF and not table:
-            raise CommandError("--table : précisez la table (A ou B) d'une manche de play-off.")
+            raise CommandError(
+                f"--table : précisez la table ({' ou '.join(PLAYOFF_TABLES)}) d'une manche de play-off."
+            )
         try:
             round_ = Round.objects.select_related("season").get(
                 season__name=season, stage=stage, table=table if stage == Round.PLAYOFF else "", number=number

@@ -1,0 +1,45 @@
+"""French typography in templates (`{% load french %}`), from the one formatter `scoring.french`.
+
+``{{ -650|num }}`` -> « −650 »; ``{{ 3|signed }}`` -> « +3 »; ``{{ 1|ordinal }}`` -> « 1er »
+(``{{ 1|ordinal:"f" }}`` -> « 1re »); ``{{ 2|plural:"manche" }}`` -> « 2 manches »
+(``{{ 3|plural:"cheval,chevaux" }}``), ``{{ 2|agree:"jouée" }}`` -> « jouées »;
+``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "".
+"""
+
+from django import template
+
+from scoring import french
+
+register = template.Library()
+
+
+@register.filter
+def num(value):
+    return french.num(value)
+
+
+@register.filter
+def signed(value):
+    return french.signed(value)
+
+
+@register.filter
+def ordinal(value, gender=""):
+    return "" if value is None else french.ordinal(value, feminine=gender == "f")
+
+
+@register.filter
+def plural(value, forms):
+    singular, _comma, plural_form = forms.partition(",")
+    return "" if value is None else french.plural(value, singular, plural_form or None)
+
+
+@register.filter
+def agree(value, forms):
+    singular, _comma, plural_form = forms.partition(",")
+    return "" if value is None else french.agree(value, singular, plural_form or None)
+
+
+@register.filter
+def of_name(value):
+    return french.of_name(str(value))
