@@ -24,7 +24,7 @@ from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
 from scoring.championship import LineItem, late_report_item, late_report_weeks
 from scoring.errors import ScoringError
-from scoring.ranking import PlayerSeason, Standing, final_ranking
+from scoring.ranking import TIEBREAKS, PlayerSeason, Standing, final_ranking, shown_tiebreaks
 from scoring.rulebook import RulebookError, load_rulebook
 
 COUNTING = {"status": Round.HOMOLOGATED, "stage": Round.REGULAR}
@@ -160,25 +160,24 @@ def late_reports(data, as_of):
 def player_seasons(data, late, without_round=None):
     """A `PlayerSeason` per player (by name), optionally leaving one round out."""
     skip = without_round.pk if without_round is not None else None
-    figures = defaultdict(lambda: {"points": 0, "rounds": 0, "wins": 0, "seconds": 0, "sum_totals": 0})
-    for (player_id, round_id), points in data.points.items():
+    points = defaultdict(int)
+    results = defaultdict(list)
+    for (player_id, round_id), round_points in data.points.items():
         if round_id != skip:
-            figures[player_id]["points"] += points
+            points[player_id] += round_points
     for malus in late:
         if malus.round.pk != skip:
-            figures[malus.player.pk]["points"] += malus.item.points
+            points[malus.player.pk] += malus.item.points
     for round_id, seats in data.seats.items():
-        if round_id == skip:
-            continue
-        for seat in seats:
-            mine = figures[seat.player_id]
-            mine["rounds"] += 1
-            mine["wins"] += seat.rank == 1
-            mine["seconds"] += seat.rank == 2
-            mine["sum_totals"] += seat.total or 0
+        if round_id != skip:
+            for seat in seats:
+                points.setdefault(seat.player_id, 0)
+                results[seat.player_id].append((seat.rank, seat.total))
     return {
-        data.players[player_id].name: PlayerSeason(data.players[player_id].name, **values)
-        for player_id, values in figures.items()
+        data.players[player_id].name: PlayerSeason.of_rounds(
+            data.players[player_id].name, total, results[player_id]
+        )
+        for player_id, total in points.items()
     }
 
 
@@ -208,19 +207,18 @@ class Trend:
 
 @dataclass(frozen=True)
 class Row:
-    """A ranked player: his `Standing`, his Player and his trend since the previous round."""
+    """A ranked player: his `Standing`, his Player, his trend since the previous round and the
+    figures of the season's tie-breaks that have a column (`Standings.columns`), in that order."""
 
     standing: Standing
     player: object
     trend: Trend | None
+    figures: tuple = ()  # (Tiebreak, figure)
 
     rank = property(lambda self: self.standing.rank)
     tied = property(lambda self: self.standing.tied)
     points = property(lambda self: self.standing.season.points)
     rounds = property(lambda self: self.standing.season.rounds)
-    wins = property(lambda self: self.standing.season.wins)
-    seconds = property(lambda self: self.standing.season.seconds)
-    sum_totals = property(lambda self: self.standing.season.sum_totals)
 
 
 @dataclass(frozen=True)
@@ -256,6 +254,16 @@ class Standings:
     def minimum_rounds(self):
         return self.season.rulebook.championship.minimum_rounds
 
+    @property
+    def columns(self):
+        """The season's tie-breaks that have a column of their own, in the rulebook's order."""
+        return shown_tiebreaks(self.season.rulebook)
+
+    @property
+    def tiebreaks(self):
+        """The season's tie-breaks, in the rulebook's order (`scoring.ranking.Tiebreak`)."""
+        return [TIEBREAKS[key] for key in self.season.rulebook.championship.tiebreaks]
+
     def row_of(self, player):
         return next((row for row in self.ranked if row.player.pk == player.pk), None)
 
@@ -286,7 +294,16 @@ def season_standings(season, as_of=None, data=None):
         previous, _ = final_ranking(player_seasons(data, late, without_round=latest).values(), rulebook)
         before = {standing.player: standing.rank for standing in previous}
 
-    rows = [Row(standing, by_name[standing.player], _trend(standing, before, latest)) for standing in ranked]
+    columns = shown_tiebreaks(rulebook)
+    rows = [
+        Row(
+            standing,
+            by_name[standing.player],
+            _trend(standing, before, latest),
+            tuple((tiebreak, tiebreak.figure(standing.season)) for tiebreak in columns),
+        )
+        for standing in ranked
+    ]
     apart = [UnrankedRow(season_, by_name[season_.player]) for season_ in unranked]
     awards = compute_awards(player_stats(data), ranked, rulebook)
     return Standings(season, as_of, data, late, rows, apart, awards, latest, by_name)

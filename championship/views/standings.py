@@ -29,6 +29,7 @@ from championship.standings import (
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
+from scoring.awards import AWARDS
 from scoring.championship import num, of_name, ordinal
 from scoring.rulebook import RulebookError, load_rulebook
 
@@ -157,7 +158,7 @@ def awards(request, name):
         (
             award,
             [standings.by_name[name] for name in award.players],
-            num(award.value) if award.value is not None else "",
+            AWARDS[award.code].shown(award),
         )
         for award in standings.awards
     ]
