@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from championship.cup import cup_champion
 from championship.services import REASON_MAX_LENGTH
 from championship.standings import (
     cumulative_points,
-    cup_champion,
     player_history,
     player_season_detail,
     player_statistics,

@@ -10,12 +10,12 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
+from championship.cup import cup_champion
+from championship.lateness import report_author
 from championship.models import Adjustment, ChampionshipLine, Report, Round
 from championship.services import homologate_round, rescore_round
 from championship.standings import (
-    cup_champion,
     player_season_detail,
-    report_author,
     season_standings,
     update_season_rulebook,
 )
@@ -616,7 +616,8 @@ def test_it_takes_the_columns_from_the_seasons_tiebreaks(season):
     assert rows[1] == ["1", "", "Alice", "40", "4", "800", "4", "'="]
     ranking = command_json("2010-2011", "--as-of", "2010-11-20")["ranking"]
     assert list(ranking[0]) == ["rank", "player", "points", "rounds", "sum_totals", "wins"]
-    assert ranking[4] == {"rank": 5, "player": "Émile", "points": 8, "rounds": 4, "sum_totals": -800, "wins": 0}
+    emile = {"rank": 5, "player": "Émile", "points": 8, "rounds": 4, "sum_totals": -800, "wins": 0}
+    assert ranking[4] == emile
 
 
 def test_it_refuses_an_unknown_season_or_a_bad_date(season):
