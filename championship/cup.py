@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from championship.lateness import report_deadline, season_author
 from championship.models import Report, Round, Seat
-from championship.standings import designated_author, report_deadline, season_standings
+from championship.standings import season_standings
 from federation.models import Player
 from scoring.cup import (
     CupPlan,
@@ -398,6 +399,11 @@ class Outlook:
         return text
 
 
+def cup_champion(season, standings=None):
+    """The Champion du Monde of the season (see `cup_state`), or None."""
+    return cup_state(season, standings).champion
+
+
 def season_outlook(season, standings):
     """The `Outlook` of a season as of its standings' date (see `scoring.cup.round_bounds`).
 
@@ -412,11 +418,7 @@ def season_outlook(season, standings):
     data = standings.data
     late = {}
     for round_ in data.rounds:
-        report = data.reports.get(round_.pk)
-        if report is not None:
-            author, filed = report.author_id, report.filed_on
-        else:
-            author, filed = designated_author(data.seats.get(round_.pk, []), data.takes(round_.pk)), None
+        author, filed = season_author(data, round_)
         if author is None:
             continue
         risk = report_risk(report_deadline(round_, rulebook), filed, as_of, end, rulebook)

@@ -1,9 +1,10 @@
 """Comptes-rendus (docs/regles.md §6): who writes them, by when, whether they came in, and their text.
 
-The author is the round winner (``championship.standings.report_author``). The deadline is the
-round's date plus the season's ``reports.deadline_days``. A report filed on the deadline is on
-time; after it, it is late by started weeks (1–7 days: 1 week, 8–14: 2…), and a missing one
-keeps getting later as the days pass (``scoring.championship.late_report_weeks``).
+Who writes a report, by when, and where it stands on a date is ``championship.lateness``: the
+author is the round winner, the deadline the round's date plus the season's
+``reports.deadline_days``; a report filed on the deadline is on time; after it, it is late by
+started weeks (1–7 days: 1 week, 8–14: 2…), and a missing one keeps getting later as the days
+pass. The sheet export imports ``round_late_report_line`` from here for now.
 
 The narrative is Markdown written by players: ``render_markdown`` turns it into HTML and cleans
 it with nh3, so that no script, raw HTML, event handler or ``javascript:``/``data:`` link ever
@@ -22,21 +23,22 @@ from markdown_it import MarkdownIt
 
 from championship.charts import ChartFrame, Plot
 from championship.cup import cup_state
+from championship.lateness import (
+    ReportStatus,
+    author_of,
+    default_as_of,
+    late_report_line,
+    report_author,
+    report_of,
+    report_status,
+    round_late_report_line,  # noqa: F401 (the sheet export imports it from here, for now)
+    season_author,
+)
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.presenters import round_display
-from championship.services import counts_for_championship
-from championship.standings import (
-    default_as_of,
-    designated_author,
-    report_author,
-    report_deadline,
-    season_standings,
-)
-from scoring.championship import late_report_item, late_report_weeks
-from scoring.french import agree, num, of_name, plural, signed
+from championship.standings import season_standings
+from scoring.french import num, of_name, signed
 from scoring.vocabulary import ATTACK, DEFENCE
-
-ON_TIME, LATE, DUE, MISSING = "on_time", "late", "due", "missing"
 
 # CommonMark with tables and strikethrough; a line break in the text is a line break on the page.
 # markdown-it works in time linear in the text's length and caps nesting (quotes in lists in
@@ -79,59 +81,6 @@ def render_markdown(text):
     return mark_safe(cleaned)  # nh3 leaves only the tags and attributes listed above
 
 
-def deadline_of(round_):
-    return report_deadline(round_, round_.season.rulebook)
-
-
-@dataclass(frozen=True)
-class ReportStatus:
-    """Where a report stands as of a date: ``state`` is on_time, late, due or missing."""
-
-    state: str
-    deadline: datetime.date
-    filed_on: datetime.date | None
-    weeks_late: int
-
-    @property
-    def is_filed(self):
-        return self.filed_on is not None
-
-    @property
-    def is_late(self):
-        return self.weeks_late > 0
-
-    @property
-    def label(self):
-        weeks = self.weeks_late
-        started = f"{plural(weeks, 'semaine')} {agree(weeks, 'entamée')}"
-        if self.state == ON_TIME:
-            return "rendu à temps"
-        if self.state == LATE:
-            return f"rendu en retard ({started})"
-        if self.state == DUE:
-            return "à rendre"
-        return f"manquant, en retard de {started}"
-
-
-_UNKNOWN = object()
-
-
-def report_status(round_, report=_UNKNOWN, as_of=None):
-    """The status of the report of ``round_`` (``None``: there is none) as of ``as_of`` (today, or
-    the season's end if earlier); a report filed after ``as_of`` was still missing on that date."""
-    as_of = as_of or default_as_of(round_.season)
-    if report is _UNKNOWN:
-        report = report_of(round_)
-    deadline = deadline_of(round_)
-    filed_on = report.filed_on if report is not None else None
-    if filed_on is not None and filed_on > as_of:
-        filed_on = None
-    weeks = late_report_weeks(deadline, filed_on, as_of)
-    if filed_on is not None:
-        return ReportStatus(LATE if weeks else ON_TIME, deadline, filed_on, weeks)
-    return ReportStatus(MISSING if weeks else DUE, deadline, None, weeks)
-
-
 def rounds_needing_reports(season):
     """Rounds that call for a report: every round past the draft stage."""
     return (
@@ -157,25 +106,13 @@ def reports_due(season, as_of=None):
     as_of = as_of or default_as_of(season)
     due = []
     for round_ in rounds_needing_reports(season):
-        report = getattr(round_, "report", None) if _has_report(round_) else None
+        report = report_of(round_)
         if report is not None and report.filed_on is not None:
             continue
         status = report_status(round_, report, as_of)
         author = author_of(round_, report)
         due.append(DueReport(round_, author, status.deadline, status))
     return sorted(due, key=lambda item: (item.deadline, item.round.number))
-
-
-def _has_report(round_):
-    try:
-        round_.report  # noqa: B018
-    except Report.DoesNotExist:
-        return False
-    return True
-
-
-def report_of(round_):
-    return round_.report if _has_report(round_) else None
 
 
 @transaction.atomic
@@ -285,26 +222,6 @@ class ReportDisplay:
         """(name, chips) of the players who got something back from the pot at the end."""
         seats, refunds = self.round.seats, self.round.pot_refund
         return [(seat.name, amount) for seat, amount in zip(seats, refunds, strict=False) if amount]
-
-
-def late_report_line(round_, author, status):
-    """The automatic malus of a late or missing report, when the round counts for the standings."""
-    if author is None or not counts_for_championship(round_):
-        return None
-    return late_report_item(author.name, status.weeks_late, round_.season.rulebook)
-
-
-def author_of(round_, report):
-    """The report's author or, while there is no report, the round's designated writer."""
-    return report.author if report is not None else report_author(round_)
-
-
-def round_late_report_line(round_, as_of=None):
-    """`late_report_line` of a round as of a date (default: as the standings count it)."""
-    report = report_of(round_)
-    author = author_of(round_, report)
-    status = report_status(round_, report, as_of or default_as_of(round_.season))
-    return late_report_line(round_, author, status)
 
 
 def report_display(round_, as_of=None):
@@ -477,7 +394,7 @@ def bulletin_context(season, as_of=None):
     for round_ in standings.rounds:
         seats = data.seats.get(round_.pk, [])
         report = data.reports.get(round_.pk)
-        author_id = report.author_id if report else designated_author(seats, data.takes(round_.pk))
+        author_id, _filed = season_author(data, round_)
         rounds.append(
             RoundSummary(
                 round_,

@@ -1,8 +1,9 @@
 """Season standings read from stored data (docs/regles.md §5), in a constant number of queries.
 
 Stored: seat totals and ranks, and the championship lines of homologated regular rounds
-(`championship.services`). Computed here, as of a date: the late-report malus, the final
-ranking with its trend since the previous round, the awards, and each player's explanation.
+(`championship.services`). Computed here, as of a date: the final ranking with its trend since
+the previous round (counting the late-report malus of `championship.lateness`), the awards, and
+each player's explanation.
 `load_season` reads a season with five queries whatever its number of rounds; everything else
 works on what it read.
 """
@@ -15,17 +16,16 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
 
 from championship.charts import ChartFrame, Plot
+from championship.lateness import default_as_of, late_reports
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
 from championship.services import required_reason, rescore_season
 from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
-from scoring.championship import LineItem, late_report_item, late_report_weeks
 from scoring.errors import ScoringError
 from scoring.french import num, signed
-from scoring.ranking import PlayerSeason, Standing, final_ranking
+from scoring.ranking import TIEBREAKS, PlayerSeason, Standing, final_ranking, shown_tiebreaks
 from scoring.rulebook import RulebookError, load_rulebook
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
@@ -93,94 +93,30 @@ def load_season(season):
     return SeasonData(season, counted, pending, players, dict(seats), points, reports, deals)
 
 
-# --- the compte-rendu's author and the late-report malus ---------------------------------------
-
-
-def designated_author(seats, takes):
-    """The player id of the round winner (seat rank 1); on a shared first place the one who took
-    most contracts (`takes`: player id -> count), then the first by seat position."""
-    firsts = [seat for seat in seats if seat.rank == 1]
-    if not firsts:
-        return None
-    return min(firsts, key=lambda seat: (-takes.get(seat.player_id, 0), seat.position)).player_id
-
-
-def report_author(round_):
-    """Who writes the compte-rendu of a round: its Report's author, else the round winner
-    (docs/regles.md §6; a shared first place goes to the one who took most contracts, then to the
-    first by seat position). None for a round without ranked seats."""
-    report = Report.objects.filter(round=round_).select_related("author").first()
-    if report is not None:
-        return report.author
-    seats = list(round_.seats.select_related("player").order_by("position"))
-    takes = Counter(round_.deals.filter(kind=Deal.PLAYED).values_list("taker_id", flat=True))
-    author = designated_author(seats, takes)
-    return next((seat.player for seat in seats if seat.player_id == author), None)
-
-
-@dataclass(frozen=True)
-class LateReport:
-    round: object
-    player: object
-    deadline: datetime.date
-    filed: datetime.date | None  # as known on the `as_of` date
-    weeks: int
-    item: LineItem
-
-
-def report_deadline(round_, rulebook):
-    return round_.date + datetime.timedelta(days=rulebook.reports.deadline_days)
-
-
-def late_reports(data, as_of):
-    """The late-report maluses of the counted rounds as of a date (a report filed after `as_of`
-    was still missing on that date)."""
-    rulebook = data.season.rulebook
-    late = []
-    for round_ in data.rounds:
-        report = data.reports.get(round_.pk)
-        if report is not None:
-            author = report.author_id
-            filed = report.filed_on if report.filed_on and report.filed_on <= as_of else None
-        else:
-            author = designated_author(data.seats.get(round_.pk, []), data.takes(round_.pk))
-            filed = None
-        if author is None:
-            continue
-        deadline = report_deadline(round_, rulebook)
-        weeks = late_report_weeks(deadline, filed, as_of)
-        player = data.players[author]
-        item = late_report_item(player.name, weeks, rulebook)
-        if item is not None:
-            late.append(LateReport(round_, player, deadline, filed, weeks, item))
-    return late
-
-
 # --- the final ranking ---------------------------------------------------------------------------
 
 
 def player_seasons(data, late, without_round=None):
     """A `PlayerSeason` per player (by name), optionally leaving one round out."""
     skip = without_round.pk if without_round is not None else None
-    figures = defaultdict(lambda: {"points": 0, "rounds": 0, "wins": 0, "seconds": 0, "sum_totals": 0})
-    for (player_id, round_id), points in data.points.items():
+    points = defaultdict(int)
+    results = defaultdict(list)
+    for (player_id, round_id), round_points in data.points.items():
         if round_id != skip:
-            figures[player_id]["points"] += points
+            points[player_id] += round_points
     for malus in late:
         if malus.round.pk != skip:
-            figures[malus.player.pk]["points"] += malus.item.points
+            points[malus.player.pk] += malus.item.points
     for round_id, seats in data.seats.items():
-        if round_id == skip:
-            continue
-        for seat in seats:
-            mine = figures[seat.player_id]
-            mine["rounds"] += 1
-            mine["wins"] += seat.rank == 1
-            mine["seconds"] += seat.rank == 2
-            mine["sum_totals"] += seat.total or 0
+        if round_id != skip:
+            for seat in seats:
+                points.setdefault(seat.player_id, 0)
+                results[seat.player_id].append((seat.rank, seat.total))
     return {
-        data.players[player_id].name: PlayerSeason(data.players[player_id].name, **values)
-        for player_id, values in figures.items()
+        data.players[player_id].name: PlayerSeason.of_rounds(
+            data.players[player_id].name, total, results[player_id]
+        )
+        for player_id, total in points.items()
     }
 
 
@@ -210,19 +146,18 @@ class Trend:
 
 @dataclass(frozen=True)
 class Row:
-    """A ranked player: his `Standing`, his Player and his trend since the previous round."""
+    """A ranked player: his `Standing`, his Player, his trend since the previous round and the
+    figures of the season's tie-breaks that have a column (`Standings.columns`), in that order."""
 
     standing: Standing
     player: object
     trend: Trend | None
+    figures: tuple = ()  # (Tiebreak, figure)
 
     rank = property(lambda self: self.standing.rank)
     tied = property(lambda self: self.standing.tied)
     points = property(lambda self: self.standing.season.points)
     rounds = property(lambda self: self.standing.season.rounds)
-    wins = property(lambda self: self.standing.season.wins)
-    seconds = property(lambda self: self.standing.season.seconds)
-    sum_totals = property(lambda self: self.standing.season.sum_totals)
 
 
 @dataclass(frozen=True)
@@ -258,6 +193,16 @@ class Standings:
     def minimum_rounds(self):
         return self.season.rulebook.championship.minimum_rounds
 
+    @property
+    def columns(self):
+        """The season's tie-breaks that have a column of their own, in the rulebook's order."""
+        return shown_tiebreaks(self.season.rulebook)
+
+    @property
+    def tiebreaks(self):
+        """The season's tie-breaks, in the rulebook's order (`scoring.ranking.Tiebreak`)."""
+        return [TIEBREAKS[key] for key in self.season.rulebook.championship.tiebreaks]
+
     def row_of(self, player):
         return next((row for row in self.ranked if row.player.pk == player.pk), None)
 
@@ -266,11 +211,6 @@ class Standings:
 
     def podium(self):
         return [row for row in self.ranked if row.rank <= 3]
-
-
-def default_as_of(season):
-    """Today, but no later than the season's end: a finished season's ranking stays put."""
-    return min(timezone.localdate(), season.end_date)
 
 
 def season_standings(season, as_of=None, data=None):
@@ -288,7 +228,16 @@ def season_standings(season, as_of=None, data=None):
         previous, _ = final_ranking(player_seasons(data, late, without_round=latest).values(), rulebook)
         before = {standing.player: standing.rank for standing in previous}
 
-    rows = [Row(standing, by_name[standing.player], _trend(standing, before, latest)) for standing in ranked]
+    columns = shown_tiebreaks(rulebook)
+    rows = [
+        Row(
+            standing,
+            by_name[standing.player],
+            _trend(standing, before, latest),
+            tuple((tiebreak, tiebreak.figure(standing.season)) for tiebreak in columns),
+        )
+        for standing in ranked
+    ]
     apart = [UnrankedRow(season_, by_name[season_.player]) for season_ in unranked]
     awards = compute_awards(player_stats(data), ranked, rulebook)
     return Standings(season, as_of, data, late, rows, apart, awards, latest, by_name)
@@ -546,14 +495,7 @@ def player_statistics(player):
 
 
 
-# --- the cup's champion and the rulebook ----------------------------------------------------------
-
-
-def cup_champion(season, standings=None):
-    """The Champion du Monde of the season (see `championship.cup.cup_state`), or None."""
-    from championship.cup import cup_state  # championship.cup imports this module
-
-    return cup_state(season, standings).champion
+# --- the rulebook ---------------------------------------------------------------------------------
 
 
 @transaction.atomic

@@ -8,13 +8,27 @@ from django.utils.translation import gettext_lazy as _
 
 from championship.tables_export import SpreadsheetSafeTable
 from scoring.french import num
-from scoring.ranking import TIEBREAK_LABELS
+from scoring.ranking import TIEBREAKS, shown_tiebreaks
 
 
 class NumberColumn(tables.Column):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("attrs", {"th": {"class": "num"}, "td": {"class": "num"}})
         super().__init__(*args, **kwargs)
+
+
+class TiebreakColumn(NumberColumn):
+    """The figure of one tie-break of the season (`scoring.ranking.Tiebreak`), under its header."""
+
+    def __init__(self, tiebreak):
+        self.tiebreak = tiebreak
+        super().__init__(_(tiebreak.header), accessor="standing__season", empty_values=())
+
+    def render(self, value):
+        return num(self.tiebreak.figure(value))
+
+    def value(self, value):
+        return self.tiebreak.figure(value)
 
 
 def detail_column():
@@ -64,9 +78,7 @@ class StandingsTable(SeasonTable):
     player = tables.Column(_("Joueur"), accessor="player")
     points = NumberColumn(_("Points"))
     rounds = NumberColumn(_("Manches"))
-    wins = NumberColumn(_("Victoires"))
-    seconds = NumberColumn(_("2es places"))
-    sum_totals = NumberColumn(_("Somme des totaux"))
+    # then a column per tie-break of the season that has one, in the rulebook's order
     trend = tables.Column(_("Évolution"), accessor="trend", default="", attrs={"td": {"class": "trend"}})
     detail = detail_column()
 
@@ -74,6 +86,12 @@ class StandingsTable(SeasonTable):
         orderable = False
         attrs = {"class": "standings"}
         row_attrs = {"id": lambda record: f"joueur-{record.player.pk}"}
+
+    def __init__(self, data, season, **kwargs):
+        tiebreaks = shown_tiebreaks(season.rulebook)
+        columns = [(tiebreak.key, TiebreakColumn(tiebreak)) for tiebreak in tiebreaks]
+        sequence = ("rank", "tied", "player", "points", "rounds", *(t.key for t in tiebreaks), "...")
+        super().__init__(data, season, extra_columns=columns, sequence=sequence, **kwargs)
 
     def render_rank(self, record):
         if record.tied:
@@ -85,7 +103,8 @@ class StandingsTable(SeasonTable):
             )
         decided_by = record.standing.decided_by
         if decided_by and decided_by != "points":
-            title = _("à égalité de points, départagé par : %(rule)s") % {"rule": TIEBREAK_LABELS[decided_by]}
+            rule = gettext(TIEBREAKS[decided_by].label)
+            title = _("à égalité de points, départagé par : %(rule)s") % {"rule": rule}
             return format_html('<span class="decided" title="{}">{}</span>', title, record.rank)
         return record.rank
 
@@ -94,12 +113,6 @@ class StandingsTable(SeasonTable):
 
     def value_tied(self, record):
         return gettext("oui") if record.tied else ""
-
-    def render_sum_totals(self, value):
-        return num(value)
-
-    def value_sum_totals(self, value):
-        return value
 
     def render_trend(self, record):
         trend = record.trend

@@ -10,7 +10,7 @@ item carries a French label that explains it, so that a page can show how a figu
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -18,9 +18,6 @@ from scoring.errors import ScoringError
 from scoring.french import num, of_name, ordinal
 from scoring.vocabulary import CONTRACT_LABELS
 
-# Order of the line items of one player (docs/regles.md §5.8); catalogue codes come next, then the
-# line that brings the round within the season's limits, last since it depends on all the others.
-ITEM_ORDER = ("rank", "big_win", "prestige", "chelem", "close_loss", "wall", "late_report")
 LIMIT_CODES = ("round_cap", "round_floor")
 
 
@@ -96,7 +93,8 @@ def round_facts(deals, result) -> RoundFacts:
     return RoundFacts(totals, tuple(f for f in facts if f is not None))
 
 
-def _rank_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+def _rank_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    totals = facts.totals
     size = len(totals)
     table = rulebook.championship.rank_points.get(size)
     if table is None:
@@ -109,7 +107,8 @@ def _rank_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
     return items
 
 
-def _big_win_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+def _big_win_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    totals = facts.totals
     rules = rulebook.championship
     ordered = sorted(totals.values(), reverse=True)
     if len(ordered) < 2 or ordered[0] == ordered[1] or not rules.big_win_points:
@@ -125,7 +124,8 @@ def _big_win_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
     return [LineItem(winner, "big_win", rules.big_win_points, label)]
 
 
-def _close_loss_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
+def _close_loss_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    totals = facts.totals
     rules = rulebook.championship
     lowest = min(totals.values(), default=0)
     above = [t for t in totals.values() if t > lowest]
@@ -146,29 +146,86 @@ def _close_loss_items(totals: Mapping[str, int], rulebook) -> list[LineItem]:
     ]
 
 
-def _deal_items(deals: tuple[DealFacts, ...], players: Mapping[str, int], rulebook) -> list[LineItem]:
-    rules = rulebook.championship
-    items = []
-    for index, deal in enumerate(deals, start=1):
+def _played_deals(facts: RoundFacts) -> Iterator[tuple[int, DealFacts]]:
+    """``(number, deal)`` of every played deal of a round entered deal by deal, all seated."""
+    for index, deal in enumerate(facts.deals or (), start=1):
         number = deal.number if deal.number is not None else index
         seated = [deal.taker, *deal.defenders] + ([deal.partner] if deal.partner else [])
-        unknown = [p for p in seated if p not in players]
+        unknown = [p for p in seated if p not in facts.totals]
         if unknown:
             raise ScoringError("players", f"{unknown[0]} n'est pas assis à cette table", number)
-        contract = CONTRACT_LABELS.get(deal.contract, deal.contract)
-        prestige = deal.contract in rules.prestige_contracts
-        if prestige and deal.made and rules.prestige_points:
-            label = f"{contract} réussie (donne {number})"
+        yield number, deal
+
+
+def _contract(deal: DealFacts) -> str:
+    return CONTRACT_LABELS.get(deal.contract, deal.contract)
+
+
+def _prestige_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    rules = rulebook.championship
+    items = []
+    for number, deal in _played_deals(facts):
+        if deal.contract in rules.prestige_contracts and deal.made and rules.prestige_points:
+            label = f"{_contract(deal)} réussie (donne {number})"
             items.append(LineItem(deal.taker, "prestige", rules.prestige_points, label, number))
-        if deal.chelem_by_attack and rules.chelem_points:
-            label = f"Chelem réussi comme preneur (donne {number})"
-            items.append(LineItem(deal.taker, "chelem", rules.chelem_points, label, number))
-        if prestige and not deal.made and rules.wall_points:
-            label = f"{contract} {of_name(deal.taker)} mise en échec en défense (donne {number})"
+    return items
+
+
+def _chelem_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    points = rulebook.championship.chelem_points
+    label = "Chelem réussi comme preneur (donne {})"
+    return [
+        LineItem(deal.taker, "chelem", points, label.format(number), number)
+        for number, deal in _played_deals(facts)
+        if deal.chelem_by_attack and points
+    ]
+
+
+def _wall_items(facts: RoundFacts, rulebook) -> list[LineItem]:
+    rules = rulebook.championship
+    items = []
+    for number, deal in _played_deals(facts):
+        if deal.contract in rules.prestige_contracts and not deal.made and rules.wall_points:
+            label = f"{_contract(deal)} {of_name(deal.taker)} mise en échec en défense (donne {number})"
             for defender in deal.defenders:
                 if defender not in (deal.taker, deal.partner):
                     items.append(LineItem(defender, "wall", rules.wall_points, label, number))
     return items
+
+
+@dataclass(frozen=True)
+class AutomaticBonus:
+    """One automatic line of a round's championship points (docs/regles.md §5.1–5.4).
+
+    ``code`` is stored on each ``ChampionshipLine`` it gives and reserved in the season's
+    catalogue; ``label`` names it; ``items`` computes its line items from the round's facts and
+    the season's rulebook (each item explains itself). A bonus ``by_deal`` reads the deals, so a
+    round entered as totals only does not give it.
+    """
+
+    code: str
+    label: str
+    items: Callable[[RoundFacts, object], list[LineItem]]
+    by_deal: bool = False
+
+
+# The registry, in the order of a player's line items (docs/regles.md §5.8): the only list of them.
+AUTOMATIC_BONUSES: dict[str, AutomaticBonus] = {
+    bonus.code: bonus
+    for bonus in (
+        AutomaticBonus("rank", "Points de classement", _rank_items),
+        AutomaticBonus("big_win", "Large victoire", _big_win_items),
+        AutomaticBonus("prestige", "Contrat de prestige réussi", _prestige_items, by_deal=True),
+        AutomaticBonus("chelem", "Chelem réussi comme preneur", _chelem_items, by_deal=True),
+        AutomaticBonus("close_loss", "Défaite honorable", _close_loss_items),
+        AutomaticBonus("wall", "Contrat de prestige mis en échec en défense", _wall_items, by_deal=True),
+    )
+}
+# Order of the line items of one player (docs/regles.md §5.8); catalogue codes come next, then the
+# line that brings the round within the season's limits, last since it depends on all the others.
+ITEM_ORDER = (*AUTOMATIC_BONUSES, "late_report")
+# Codes computed by the engine, which a season's catalogue may not use.
+AUTOMATIC_CODES = (*ITEM_ORDER, *LIMIT_CODES)
 
 
 def round_line_items(facts: RoundFacts, rulebook) -> list[LineItem]:
@@ -183,11 +240,10 @@ def round_line_items(facts: RoundFacts, rulebook) -> list[LineItem]:
     Chloé 5 + 1, Émile 3 + 1, Alice 1 (no big win: 380 − 220 < 250; no close loss: 650 > 100).
     """
     totals = facts.totals
-    items = _rank_items(totals, rulebook)
-    items += _big_win_items(totals, rulebook)
-    items += _close_loss_items(totals, rulebook)
-    if facts.deals is not None:
-        items += _deal_items(facts.deals, totals, rulebook)
+    items = []
+    for bonus in AUTOMATIC_BONUSES.values():
+        if facts.deals is not None or not bonus.by_deal:
+            items += bonus.items(facts, rulebook)
     seat = {player: index for index, player in enumerate(totals)}
     return sorted(items, key=lambda item: (seat[item.player], *item_sort_key(item)))
 

@@ -1,8 +1,9 @@
 """Final ranking of a season (docs/regles.md §5.6).
 
-Tie-breaks are a registry of small named functions; a season's rulebook stores the ordered list
-of their keys (``rulebook.championship.tiebreaks``). Ranks are explicit ``(rank, tied)`` pairs
-and the display order of fully tied players is declared (by name), never the input order.
+Tie-breaks are a registry of ``Tiebreak`` objects (key, label, column header, figure, direction);
+a season's rulebook stores the ordered list of their keys (``rulebook.championship.tiebreaks``).
+Ranks are explicit ``(rank, tied)`` pairs and the display order of fully tied players is declared
+(by name), never the input order.
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
-from scoring.registry_keys import TIEBREAK_KEYS
 
 
 @dataclass(frozen=True)
@@ -22,6 +21,23 @@ class PlayerSeason:
     wins: int
     seconds: int
     sum_totals: int
+
+    @classmethod
+    def of_rounds(cls, player: str, points: int, results: Iterable[tuple[int | None, int | None]]):
+        """A player's season from his points and the ``(rank, total)`` of each round he played.
+
+        >>> PlayerSeason.of_rounds("Alice", 12, [(1, 380), (2, -40), (1, 0)])
+        PlayerSeason(player='Alice', points=12, rounds=3, wins=2, seconds=1, sum_totals=340)
+        """
+        results = list(results)
+        return cls(
+            player,
+            points,
+            rounds=len(results),
+            wins=sum(rank == 1 for rank, _total in results),
+            seconds=sum(rank == 2 for rank, _total in results),
+            sum_totals=sum(total or 0 for _rank, total in results),
+        )
 
 
 @dataclass(frozen=True)
@@ -42,22 +58,63 @@ class Standing:
         return self.season.player
 
 
-# Each tie-break returns a value where bigger is better.
-TIEBREAKS: dict[str, Callable[[PlayerSeason], int]] = {
-    "wins": lambda s: s.wins,
-    "seconds": lambda s: s.seconds,
-    "sum_totals": lambda s: s.sum_totals,
-    "fewer_rounds": lambda s: -s.rounds,
-}
-assert set(TIEBREAKS) == set(TIEBREAK_KEYS)
+def gettext_noop(text: str) -> str:
+    """Marks a French string for the translation catalogue (translated where it is shown)."""
+    return text
 
-TIEBREAK_LABELS = {
-    "points": "points",
-    "wins": "victoires de manche",
-    "seconds": "deuxièmes places",
-    "sum_totals": "somme des totaux de manche",
-    "fewer_rounds": "moins de manches jouées",
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """One tie-break of the registry: everything about it is here.
+
+    ``key`` is what a season's rulebook lists (``championship.tiebreaks``); ``label`` names it in
+    a sentence (« départagé par : victoires de manche »); ``header`` is the short header of its
+    column in the standings table, the CSV export and the bulletin (``None`` when its figure is a
+    column of every table already, as the rounds played); ``figure`` reads it from a player's
+    season, and ``higher_is_better`` gives its direction.
+    """
+
+    key: str
+    label: str
+    header: str | None
+    figure: Callable[[PlayerSeason], int]
+    higher_is_better: bool = True
+
+    def __call__(self, season: PlayerSeason) -> int:
+        """The value the ranking compares: bigger is better."""
+        figure = self.figure(season)
+        return figure if self.higher_is_better else -figure
+
+
+# The registry, in the default order of the rulebook; the only list of tie-break keys.
+TIEBREAKS: dict[str, Tiebreak] = {
+    tiebreak.key: tiebreak
+    for tiebreak in (
+        Tiebreak("wins", gettext_noop("victoires de manche"), gettext_noop("Victoires"), lambda s: s.wins),
+        Tiebreak(
+            "seconds", gettext_noop("deuxièmes places"), gettext_noop("2es places"), lambda s: s.seconds
+        ),
+        Tiebreak(
+            "sum_totals",
+            gettext_noop("somme des totaux de manche"),
+            gettext_noop("Somme des totaux"),
+            lambda s: s.sum_totals,
+        ),
+        Tiebreak(
+            "fewer_rounds",
+            gettext_noop("moins de manches jouées"),
+            None,  # the « Manches » column shows it
+            lambda s: s.rounds,
+            higher_is_better=False,
+        ),
+    )
 }
+
+
+def shown_tiebreaks(rulebook) -> list[Tiebreak]:
+    """The season's tie-breaks that have a column of their own, in the rulebook's order."""
+    tiebreaks = (TIEBREAKS[key] for key in rulebook.championship.tiebreaks)
+    return [tiebreak for tiebreak in tiebreaks if tiebreak.header is not None]
 
 
 def name_key(name: str) -> tuple[str, str]:

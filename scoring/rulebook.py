@@ -14,22 +14,14 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from scoring.registry_keys import AWARD_KEYS, TIEBREAK_KEYS
+# The registries import nothing of this module: each is the only list of its keys.
+from scoring.awards import AWARDS
+from scoring.championship import AUTOMATIC_CODES
+from scoring.ranking import TIEBREAKS
 from scoring.vocabulary import CONTRACTS, PLAYOFF_TABLES, POIGNEE_SIZES, TABLE_SIZES
 
 BOUTS = (0, 1, 2, 3)
 AUTHOR_RULES = ("winner",)
-AUTOMATIC_CODES = (
-    "rank",
-    "big_win",
-    "prestige",
-    "chelem",
-    "close_loss",
-    "wall",
-    "late_report",
-    "round_cap",
-    "round_floor",
-)
 # Settings that existed once and were removed, with what replaced them (a season's copy written
 # before is refused with this message rather than a bare "paramètre inconnu").
 RETIRED = {
@@ -225,8 +217,8 @@ class ChampionshipRules(_Section):
     close_loss_points: NaturalInt = 1
     wall_points: NaturalInt = 1
     minimum_rounds: NaturalInt = 3
-    tiebreaks: list[str] = Field(default_factory=lambda: list(TIEBREAK_KEYS))
-    awards: list[str] = Field(default_factory=lambda: list(AWARD_KEYS))
+    tiebreaks: list[str] = Field(default_factory=lambda: list(TIEBREAKS))
+    awards: list[str] = Field(default_factory=lambda: list(AWARDS))
     best_taker_min_takes: NaturalInt = 10
     catalogue: list[CatalogueEntry] = Field(default_factory=_default_catalogue)
     round_points_cap: PositiveInt = 30
@@ -248,8 +240,8 @@ class ChampionshipRules(_Section):
                 f"doit être au moins {best}, les points de la 1re place (rank_points)",
             )
         _require_unique(self.prestige_contracts, "prestige_contracts")
-        _require_known(self.tiebreaks, TIEBREAK_KEYS, "tiebreaks")
-        _require_known(self.awards, AWARD_KEYS, "awards")
+        _require_known(self.tiebreaks, tuple(TIEBREAKS), "tiebreaks")
+        _require_known(self.awards, tuple(AWARDS), "awards")
         seen = set()
         for index, entry in enumerate(self.catalogue):
             field = f"catalogue.{index}.code"

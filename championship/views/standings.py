@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from championship.cup import cup_champion
 from championship.services import REASON_MAX_LENGTH
 from championship.standings import (
     cumulative_points,
-    cup_champion,
     player_history,
     player_season_detail,
     player_statistics,
@@ -29,6 +29,7 @@ from championship.standings import (
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
+from scoring.awards import AWARDS
 from scoring.french import num, of_name, ordinal, signed
 from scoring.rulebook import RulebookError, load_rulebook
 
@@ -153,7 +154,7 @@ def awards(request, name):
         (
             award,
             [standings.by_name[name] for name in award.players],
-            num(award.value) if award.value is not None else "",
+            AWARDS[award.code].shown(award),
         )
         for award in standings.awards
     ]

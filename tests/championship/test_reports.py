@@ -5,17 +5,12 @@ from decimal import Decimal
 
 import pytest
 
+from championship.lateness import DUE, LATE, MISSING, ON_TIME, report_author, report_status
 from championship.models import Report, Round
 from championship.presenters import round_display
 from championship.reports import (
-    DUE,
-    LATE,
-    MISSING,
-    ON_TIME,
     render_markdown,
-    report_author,
     report_display,
-    report_status,
     reports_due,
     save_report,
     totals_chart,

@@ -10,12 +10,12 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
+from championship.cup import cup_champion
+from championship.lateness import report_author
 from championship.models import Adjustment, ChampionshipLine, Report, Round
 from championship.services import homologate_round, rescore_round
 from championship.standings import (
-    cup_champion,
     player_season_detail,
-    report_author,
     season_standings,
     update_season_rulebook,
 )
@@ -255,7 +255,14 @@ def test_it_shares_the_better_rank_in_a_round_and_counts_a_win_for_each(season):
         )
     standings = season_standings(season, BEFORE_ANY_DEADLINE)
     alice, bruno = standings.ranked[0], standings.ranked[1]
-    assert (alice.player.name, alice.rank, alice.tied, alice.points, alice.wins, alice.seconds) == (
+    assert (
+        alice.player.name,
+        alice.rank,
+        alice.tied,
+        alice.points,
+        alice.standing.season.wins,
+        alice.standing.season.seconds,
+    ) == (
         "Alice",
         1,
         True,
@@ -344,8 +351,20 @@ def test_it_shares_the_rank_when_every_tie_break_is_level(season):
     standings = season_standings(season, BEFORE_ANY_DEADLINE)
     rows = {row.player.name: row for row in standings.ranked}
     paul, quentin = rows["Paul"], rows["Quentin"]
-    assert (paul.points, paul.rounds, paul.wins, paul.seconds, paul.sum_totals) == (22, 3, 1, 1, 300)
-    assert (quentin.points, quentin.rounds, quentin.wins, quentin.seconds, quentin.sum_totals) == (
+    assert (
+        paul.points,
+        paul.rounds,
+        paul.standing.season.wins,
+        paul.standing.season.seconds,
+        paul.standing.season.sum_totals,
+    ) == (22, 3, 1, 1, 300)
+    assert (
+        quentin.points,
+        quentin.rounds,
+        quentin.standing.season.wins,
+        quentin.standing.season.seconds,
+        quentin.standing.season.sum_totals,
+    ) == (
         22,
         3,
         1,
@@ -577,6 +596,28 @@ def test_it_prints_the_standings_as_csv(season):
     # the trend « = » alone would start a formula in a spreadsheet: escaped
     assert rows[1] == ["1", "", "Alice", "40", "4", "4", "0", "800", "'="]
     assert rows[5] == ["5", "", "Émile", "8", "4", "0", "0", "-800", "'="]
+
+
+def test_it_takes_the_columns_from_the_seasons_tiebreaks(season):
+    """The table, its CSV and the JSON show the season's tie-breaks, in its rulebook's order."""
+    text = season.rulebook_text.replace(
+        'tiebreaks = ["wins", "seconds", "sum_totals", "fewer_rounds"]',
+        'tiebreaks = ["sum_totals", "fewer_rounds", "wins"]',
+    )
+    assert text != season.rulebook_text
+    update_season_rulebook(season, text, reason="départages 2011")
+    for day in (19, 20, 21, 22):
+        play(season, table(["Alice", "Bruno", "Chloé", "David", "Émile"]), date=datetime.date(2010, 11, day))
+    out = io.StringIO()
+    call_command("standings", "2010-2011", "--format", "csv", "--as-of", "2010-11-20", stdout=out)
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    header = ["Rang", "Ex æquo", "Joueur", "Points", "Manches", "Somme des totaux", "Victoires", "Évolution"]
+    assert rows[0] == header
+    assert rows[1] == ["1", "", "Alice", "40", "4", "800", "4", "'="]
+    ranking = command_json("2010-2011", "--as-of", "2010-11-20")["ranking"]
+    assert list(ranking[0]) == ["rank", "player", "points", "rounds", "sum_totals", "wins"]
+    emile = {"rank": 5, "player": "Émile", "points": 8, "rounds": 4, "sum_totals": -800, "wins": 0}
+    assert ranking[4] == emile
 
 
 def test_it_refuses_an_unknown_season_or_a_bad_date(season):

@@ -4,6 +4,8 @@ from decimal import Decimal
 import pytest
 
 from scoring.championship import (
+    AUTOMATIC_BONUSES,
+    ITEM_ORDER,
     DealFacts,
     LineItem,
     RoundFacts,
@@ -17,7 +19,7 @@ from scoring.championship import (
 from scoring.deal import DealInput, Poignee
 from scoring.errors import ScoringError
 from scoring.round import score_round
-from scoring.rulebook import load_default_rulebook
+from scoring.rulebook import RulebookError, load_default_rulebook, load_rulebook_data
 
 RULEBOOK = load_default_rulebook()
 FIVE = ("Alice", "Bruno", "Chloé", "David", "Émile")
@@ -367,3 +369,36 @@ def test_it_scores_the_sheet_format_example_from_the_engine():
     ]
     items = round_line_items(facts, RULEBOOK)
     assert points(items) == {"Alice": 1, "Bruno": 11, "Chloé": 6, "David": 8, "Émile": 4}
+
+
+# --- the registry of automatic bonuses ------------------------------------------------------------
+
+ALL_BONUSES = (
+    deal("Bruno", "garde_sans", True, chelem=True, number=1),
+    deal("Alice", "garde_contre", False, number=2),
+)
+ALL_BONUS_TOTALS = {"Alice": -500, "Bruno": 900, "Chloé": 300, "David": -440, "Émile": -260}
+
+
+def test_it_orders_a_players_items_as_the_registry_lists_the_bonuses():
+    assert (*AUTOMATIC_BONUSES, "late_report") == ITEM_ORDER
+    assert all(code == bonus.code for code, bonus in AUTOMATIC_BONUSES.items())
+    items = round_line_items(RoundFacts(ALL_BONUS_TOTALS, ALL_BONUSES), RULEBOOK)
+    assert {item.code for item in items} == set(AUTOMATIC_BONUSES)
+    bruno = [("rank", 10), ("big_win", 1), ("prestige", 1), ("chelem", 2), ("wall", 1)]
+    assert codes(items, "Bruno") == bruno
+    assert codes(items, "Alice") == [("rank", 1), ("close_loss", 1)]
+
+
+@pytest.mark.parametrize("code", [*AUTOMATIC_BONUSES, "late_report", "round_cap", "round_floor"])
+def test_it_reserves_every_automatic_code_in_the_catalogue(code):
+    entry = {"code": code, "label": "Copie", "points": 1}
+    with pytest.raises(RulebookError, match="réservé au calcul automatique"):
+        load_rulebook_data({"championship": {"catalogue": [entry]}})
+
+
+def test_it_gives_a_totals_only_round_only_the_bonuses_read_from_totals():
+    items = round_line_items(RoundFacts(ALL_BONUS_TOTALS), RULEBOOK)
+    by_deal = {code for code, bonus in AUTOMATIC_BONUSES.items() if bonus.by_deal}
+    assert by_deal == {"prestige", "chelem", "wall"}
+    assert {item.code for item in items} == set(AUTOMATIC_BONUSES) - by_deal

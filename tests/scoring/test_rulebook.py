@@ -5,7 +5,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from scoring.registry_keys import AWARD_KEYS, TIEBREAK_KEYS
 from scoring.rulebook import (
     MAX_RULEBOOK_CHARS,
     Rulebook,
@@ -101,8 +100,15 @@ def test_it_ships_the_values_of_the_reglement(rulebook):
     assert rulebook.deal.chelem.defence_made == -200
     assert (rulebook.pot.ante, rulebook.pot.misdeal_penalty) == (10, 10)
     assert rulebook.championship.rank_points == {5: [10, 7, 5, 3, 1], 4: [10, 6, 3, 1]}
-    assert rulebook.championship.tiebreaks == list(TIEBREAK_KEYS)
-    assert rulebook.championship.awards == list(AWARD_KEYS)
+    assert rulebook.championship.tiebreaks == ["wins", "seconds", "sum_totals", "fewer_rounds"]
+    assert rulebook.championship.awards == [
+        "record",
+        "wooden_spoon",
+        "best_taker",
+        "wall",
+        "most_rounds",
+        "most_chelems",
+    ]
     assert rulebook.reports.late_malus_per_week == -1
     assert rulebook.cup.playoff_tables == ["A", "B"]
     assert (rulebook.championship.round_points_cap, rulebook.championship.round_points_floor) == (30, -30)

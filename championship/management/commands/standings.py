@@ -12,7 +12,9 @@ from federation.models import Season
 
 
 def standings_json(standings):
-    """The stable JSON of the standings command (keys exactly as docs/feuille.md)."""
+    """The stable JSON of the standings command (keys exactly as docs/feuille.md): a ranked
+    player's figures are those of the standings table, a key per tie-break of the season that
+    has a column (`scoring.ranking.Tiebreak`), in the rulebook's order."""
     return {
         "season": standings.season.name,
         "ranking": [
@@ -21,9 +23,7 @@ def standings_json(standings):
                 "player": row.player.name,
                 "points": row.points,
                 "rounds": row.rounds,
-                "wins": row.wins,
-                "seconds": row.seconds,
-                "sum_totals": row.sum_totals,
+                **{tiebreak.key: figure for tiebreak, figure in row.figures},
             }
             for row in standings.ranked
         ],

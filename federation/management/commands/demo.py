@@ -16,10 +16,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from championship.demo_cup import play_demo_cup, random_deal_specs
+from championship.lateness import report_author
 from championship.models import Report, Round
 from championship.services import create_round, homologate_round, submit_round
 from championship.sheets import import_sheets
-from championship.standings import report_author
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
 
