@@ -202,7 +202,9 @@ def _name(description):
 
 
 def _date_type(description):
-    return Annotated[str, AfterValidator(_date), _text_schema(description, format="date")]
+    return Annotated[
+        str, AfterValidator(_date), _text_schema(description, format="date", pattern=r"^\d{4}-\d{2}-\d{2}$")
+    ]
 
 
 PlayerName = _name("nom d'un joueur inscrit")
@@ -236,11 +238,15 @@ def _deals_schema(schema):
 
 
 class _Part(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(
+        strict=True, extra="forbid", allow_inf_nan=False, field_title_generator=lambda name, _info: name
+    )
 
 
 class PlayerEntry(_Part):
     """Un joueur assis, dans l'ordre de la table (l'ordre des donneurs)."""
+
+    model_config = ConfigDict(title="Joueur")
 
     name: PlayerName = Field(description="le joueur ; deux fois le même nom est refusé")
     colour: _choice(COLOUR_CODES, "couleur inconnue", "couleur des jetons, une par joueur") | None = Field(
@@ -251,6 +257,8 @@ class PlayerEntry(_Part):
 class PoigneeEntry(_Part):
     """Une poignée montrée."""
 
+    model_config = ConfigDict(title="Poignée")
+
     player: _name("le joueur qui la montre, assis") = Field(description="le joueur qui la montre, assis")
     size: _choice(POIGNEE_SIZES, "taille de poignée inconnue", "taille de la poignée") = Field(
         description="taille de la poignée"
@@ -260,6 +268,8 @@ class PoigneeEntry(_Part):
 class ChelemEntry(_Part):
     """Le chelem d'une donne."""
 
+    model_config = ConfigDict(title="Chelem")
+
     announced: bool = Field(False, description="chelem annoncé par le preneur")
     made_by: _choice(SIDES, "camp inconnu", "camp qui a fait le chelem") | None = Field(
         None, description="camp qui a fait le chelem, null : aucun"
@@ -268,6 +278,8 @@ class ChelemEntry(_Part):
 
 class DealEntry(_Part):
     """Une donne, numérotée à partir de 1 dans l'ordre de la liste (regles.md §1)."""
+
+    model_config = ConfigDict(title="Donne")
 
     dealer: _name("le donneur, assis") = Field(description="le donneur, assis")
     kind: _choice(KINDS, "type de donne inconnu", "type de donne") = Field(
@@ -362,6 +374,8 @@ class DealEntry(_Part):
 class AdjustmentEntry(_Part):
     """Un bonus ou malus du catalogue de la saison (regles.md §5.4, §5.5)."""
 
+    model_config = ConfigDict(title="Bonus ou malus")
+
     player: _name("un joueur assis, ou un autre joueur inscrit") = Field(
         description="un joueur assis, ou un autre joueur inscrit (une absence, par exemple)"
     )
@@ -381,6 +395,8 @@ class AdjustmentEntry(_Part):
 
 class ReportEntry(_Part):
     """Le compte-rendu de la manche."""
+
+    model_config = ConfigDict(title="Compte-rendu")
 
     author: _name("l'auteur, assis") = Field(description="l'auteur, un joueur assis")
     filed: _date_type("date de dépôt") | None = Field(
