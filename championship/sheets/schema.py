@@ -584,6 +584,15 @@ class Sheet(_Part):
         _reraise("report", problems=problems)
         return report
 
+    @classmethod
+    def model_validate(cls, obj, *, context=None, **options):
+        """The players tell the deals the table size through the context: always give one."""
+        return super().model_validate(obj, context={} if context is None else context, **options)
+
+    @classmethod
+    def model_validate_json(cls, json_data, *, context=None, **options):
+        return super().model_validate_json(json_data, context={} if context is None else context, **options)
+
     @property
     def seated(self):
         return [player.name for player in self.players]

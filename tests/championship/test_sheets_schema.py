@@ -8,10 +8,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 from django.core.management import call_command
+from pydantic import ValidationError
 
 from championship.management.commands.sheet_schema import schema_text
 from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, parse_sheet
+from championship.sheets.schema import Sheet
 from federation.models import Player
 from tests.factories import EXAMPLE_PLAYERS
 
@@ -230,3 +232,13 @@ def test_the_model_gives_the_engine_its_deals():
     assert first.poignees[0].size == "simple" and first.miseres == ("Chloé",)
     assert passed.kind == "passed" and passed.taker is None
     assert str(last.points) == "44.5" and last.partner is None
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["python", "json"])
+def test_the_model_alone_requires_the_partner_at_five_players(as_json):
+    """A later API may validate with the model directly: the table-size rule still holds."""
+    sheet = example()
+    del sheet["deals"][3]["partner"]
+    with pytest.raises(ValidationError) as info:
+        Sheet.model_validate_json(json.dumps(sheet)) if as_json else Sheet.model_validate(sheet)
+    assert [error["loc"] for error in info.value.errors()] == [("deals", 3, "partner")]
