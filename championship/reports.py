@@ -31,7 +31,6 @@ from championship.lateness import (
     report_author,
     report_of,
     report_status,
-    round_late_report_line,  # noqa: F401 (the sheet export imports it from here, for now)
     season_author,
 )
 from championship.models import ChampionshipLine, Deal, Report, Round

@@ -4,12 +4,13 @@ text of a sheet, one deal, player… per line."""
 import json
 from decimal import Decimal
 
+from championship.lateness import round_late_report_line
 from championship.models import ChampionshipLine, Deal, Report, Round
-from championship.reports import round_late_report_line
 from championship.sheets.errors import SheetError, stage_phrase
 from championship.sheets.schema import PLAYOFF_TABLES, STAGES
 from federation.models import Season
 from scoring.championship import ITEM_ORDER
+from scoring.vocabulary import MAX_PLAYERS
 
 
 def card_points(value):
@@ -117,7 +118,7 @@ def _export_deal(deal, names, table_size):
         entry["called"] = deal.called
     if deal.called_rank and deal.called_rank != "roi":
         entry["called_rank"] = deal.called_rank
-    if table_size == 5 or deal.partner_id:
+    if table_size == MAX_PLAYERS or deal.partner_id:
         entry["partner"] = names.get(deal.partner_id)
     entry["bouts"] = deal.bouts
     entry["points"] = card_points(deal.points)

@@ -33,17 +33,28 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from championship.models import COLOURS, Round
+from championship.models import Round
 from championship.reports import REPORT_TEXT_MAX_LENGTH
 from federation import validators
 from federation.models import SEASON_NAME
-from scoring.deal import CALLED_RANKS, CONTRACT_ALIASES, KINDS, SIDES, SUITS, DealInput, Poignee
-from scoring.rulebook import CONTRACTS, MAX_CARD_POINTS, POIGNEE_SIZES
+from scoring.deal import DealInput, Poignee
+from scoring.french import num as french_number
+from scoring.rulebook import MAX_CARD_POINTS
+from scoring.vocabulary import (
+    CALLED_RANKS,
+    CONTRACT_ALIASES,
+    CONTRACTS,
+    KINDS,
+    MAX_PLAYERS,
+    PLAYOFF_TABLES,
+    POIGNEE_SIZES,
+    SIDES,
+    SUITS,
+    TABLE_SIZES,
+)
+from scoring.vocabulary import COLOURS as COLOUR_CODES
 
 STAGES = (Round.REGULAR, Round.PLAYOFF, Round.FINAL)
-PLAYOFF_TABLES = ("A", "B")
-COLOUR_CODES = tuple(code for code, _label in COLOURS)
-TABLE_SIZES = (4, 5)
 BOUTS = validators.Bounds(0, 3)
 NAME_MAX_LENGTH = 80
 PLACE_MAX_LENGTH = 120
@@ -82,13 +93,6 @@ def _reraise(title, caught=None, problems=(), *, problems_first=False):
     lines = added + lines if problems_first else lines + added
     if lines:
         raise ValidationError.from_exception_data(title, lines)
-
-
-def french_number(value):
-    """44.5 → « 44,5 », 92.0 → « 92 »."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value).replace(".", ",")
 
 
 def json_type(value):
@@ -341,7 +345,7 @@ class DealEntry(_Part):
         """At 5 players, a played deal names its partner (or null). The table size comes from the
         sheet's players, once they are valid (through the validation context)."""
         table_size = (info.context or {}).get("table_size")
-        if table_size == 5 and self.kind == KINDS[0] and "partner" not in self.model_fields_set:
+        if table_size == MAX_PLAYERS and self.kind == KINDS[0] and "partner" not in self.model_fields_set:
             _reraise(
                 "DealEntry",
                 problems=[
