@@ -9,12 +9,17 @@ from django_tables2.export import TableExport
 from championship.standings import season_standings
 from championship.tables_standings import StandingsTable
 from federation.models import Season
+from scoring.ranking import TIEBREAKS
+
+# Every tie-break of the registry that has a figure of its own, whatever the season's rulebook
+# keeps: the JSON's keys never change from one season to another.
+JSON_TIEBREAKS = [tiebreak for tiebreak in TIEBREAKS.values() if tiebreak.header is not None]
 
 
 def standings_json(standings):
     """The stable JSON of the standings command (keys exactly as docs/feuille.md): a ranked
-    player's figures are those of the standings table, a key per tie-break of the season that
-    has a column (`scoring.ranking.Tiebreak`), in the rulebook's order."""
+    player's figures, then a key per tie-break of the registry that has a figure of its own
+    (`scoring.ranking.TIEBREAKS`), in the registry's order, whichever the season uses."""
     return {
         "season": standings.season.name,
         "ranking": [
@@ -23,7 +28,7 @@ def standings_json(standings):
                 "player": row.player.name,
                 "points": row.points,
                 "rounds": row.rounds,
-                **{tiebreak.key: figure for tiebreak, figure in row.figures},
+                **{tiebreak.key: tiebreak.figure(row.standing.season) for tiebreak in JSON_TIEBREAKS},
             }
             for row in standings.ranked
         ],
