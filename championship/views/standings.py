@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from championship.services import REASON_MAX_LENGTH
+from championship.services import REASON_MAX_LENGTH, update_season_rulebook
 from championship.standings import (
     cumulative_points,
     cup_champion,
@@ -24,7 +24,6 @@ from championship.standings import (
     player_statistics,
     points_chart,
     season_standings,
-    update_season_rulebook,
 )
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
