@@ -12,8 +12,9 @@ from django.db import transaction
 from championship.models import Deal
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.services.rounds import _author, next_deal_number, scored_or_refused
+from championship.services.rounds import _author, next_deal_number, score_stored_round, scored_or_refused
 from federation import validators
+from scoring.errors import ScoringError
 
 DEAL_FIELDS = [
     "kind",
@@ -36,6 +37,17 @@ DEAL_FIELDS = [
 def _check_entry(round_):
     if round_.totals_only:
         raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
+
+
+def _validate(round_, candidate):
+    """Score the round with `candidate` in place of (or after) its deal of that number: a deal the
+    engine refuses is refused before anything is written."""
+    deals = [deal for deal in round_.deals.order_by("number") if deal.number != candidate.number]
+    deals.insert(candidate.number - 1, candidate)
+    try:
+        score_stored_round(round_, deals=deals)
+    except ScoringError as error:
+        raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
 
 
 def _taken(number):
@@ -66,6 +78,7 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     bump(round_)
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
+    _validate(round_, deal)
     with _author(user):
         deal._change_reason = reason
         deal.save()
@@ -88,6 +101,7 @@ def change_deal(deal, fields, *, version=None, reason=None, user=None):
     for name in DEAL_FIELDS:
         setattr(stored, name, fields.get(name))
     _defaults(stored)
+    _validate(round_, stored)
     with _author(user):
         stored._change_reason = reason
         stored.save()
