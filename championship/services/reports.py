@@ -21,8 +21,8 @@ def _stale(report):
     return RoundError(
         "stale",
         f"Le compte-rendu a été modifié pendant que vous l'écriviez, par {who} le "
-        f"{when:%d/%m/%Y à %H:%M}. Rien n'est enregistré : son texte actuel est affiché ci-dessous ; "
-        "reprenez vos changements à partir de lui.",
+        f"{when:%d/%m/%Y à %H:%M}. Rien n'est enregistré : son texte enregistré est affiché avec le "
+        "vôtre ; reprenez vos changements à partir de lui.",
     )
 
 
