@@ -3,21 +3,26 @@
 Every error names its field in French (and the deal number for a deal). A deal is validated by
 the scoring engine itself: the form builds the candidate list of deals and scores the round
 with it, then attaches the engine's `ScoringError` to the matching field.
+
+Forms write nothing: a valid form hands its cleaned data to a `championship.services` write
+(the view calls it), which checks again under the round's lock. A form that changes what is
+stored carries the round's `version` it was read at (a stale one is refused), one that adds
+something carries a one-time `key` (sent twice, it stores once); both are hidden fields.
 """
 
+import uuid
 from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from championship import choices
-from championship.models import COLOURS, Adjustment, Deal, Round, Seat
-from championship.services import next_deal_number, next_round_number, rescore_round, score_stored_round
+from championship.models import COLOURS, Deal, Round
+from championship.services import DEAL_FIELDS, next_deal_number, next_round_number, score_stored_round
 from federation import validators
 from federation.models import Player
 from scoring.errors import ScoringError
@@ -34,22 +39,6 @@ STAGE_CHOICES = [
         for table in PLAYOFF_TABLES
     ),
     (FINAL, capfirst(dict(choices.STAGES)[FINAL])),
-]
-DEAL_FIELDS = [
-    "kind",
-    "dealer",
-    "taker",
-    "contract",
-    "called",
-    "called_rank",
-    "partner",
-    "bouts",
-    "points",
-    "poignees",
-    "miseres",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
 ]
 # French names of the engine's fields, as the errors name them.
 FIELD_LABELS = {
@@ -138,6 +127,16 @@ def motif_field():
     )
 
 
+def version_field(version):
+    """The version of the round (or report) the form was read at; empty: not checked."""
+    return forms.IntegerField(required=False, min_value=0, initial=version, widget=forms.HiddenInput)
+
+
+def key_field():
+    """A one-time key, new with each blank form; the service stores a key once."""
+    return forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
+
+
 class MotifMixin:
     """Adds the required « motif » field when the round is homologated."""
 
@@ -201,6 +200,7 @@ class RoundCreateForm(forms.Form):
 
     def __init__(self, season, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["key"] = key_field()
         self.season = season
         next_number = next_round_number(season)
         self.fields["number"].help_text = gettext(
@@ -352,29 +352,23 @@ class RoundCreateForm(forms.Form):
             if error:
                 self.add_error(None, error)
 
-    @transaction.atomic
-    def save(self):
+    def creation(self):
+        """The arguments of `services.create_round` for this valid form (but the author)."""
         data = self.cleaned_data
-        stage, table = data["stage_code"], data["table"]
-        round_ = Round(
-            season=self.season,
-            stage=stage,
-            table=table,
-            number=data.get("number") or next_round_number(self.season, stage, table),
-            date=data["date"],
-            place=data.get("place", ""),
-            totals_only=bool(data.get("totals_only")),
-        )
-        round_._change_reason = "création de la manche"
-        round_.save()
-        for position, (_row, player, colour, total) in enumerate(data["seated"]):
-            seat = Seat(round=round_, player=player, position=position, colour=colour or "")
-            if round_.totals_only:
-                seat.total = total
-            seat._change_reason = "création de la manche"
-            seat.save()
-        rescore_round(round_, reason="création de la manche")
-        return round_
+        seated = data["seated"]
+        totals = {player.name: total for _row, player, _colour, total in seated}
+        return {
+            "season": self.season,
+            "players": [player for _row, player, _colour, _total in seated],
+            "colours": [colour or "" for _row, _player, colour, _total in seated],
+            "totals": totals if data.get("totals_only") else None,
+            "number": data.get("number") or None,
+            "stage": data["stage_code"],
+            "table": data["table"],
+            "date": data["date"],
+            "place": data.get("place", ""),
+            "key": data.get("key"),
+        }
 
 
 # --- a deal --------------------------------------------------------------------------------------
@@ -508,6 +502,9 @@ class DealForm(MotifMixin, forms.Form):
             )
         if deal is None:
             self.fields["dealer"].initial = self.expected_dealer()
+            self.fields["key"] = key_field()
+        else:
+            self.fields["version"] = version_field(round_.version)
         self.add_motif(round_)
         self._french_errors()
 
@@ -685,33 +682,17 @@ class DealForm(MotifMixin, forms.Form):
                 return f"poignee_{seat.position}"
         return f"poignee_{shown[0].position}" if shown else None
 
-    def save_or_explain(self):
-        """`save()`, or None with a form error when another deal took this number meanwhile
-        (two phones entering the same round at once): nothing is stored then."""
-        try:
-            return self.save()
-        except IntegrityError:
-            self.add_error(
-                None,
-                gettext(
-                    "Une autre donne n°%(number)s vient d'être enregistrée sur cette manche : "
-                    "rien n'a été enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne."
-                )
-                % {"number": self.number},
-            )
-            return None
+    def deal_fields(self):
+        """The deal's model values for `services.add_deal` or `services.change_deal`."""
+        return {name: getattr(self.candidate, name) for name in DEAL_FIELDS}
 
-    @transaction.atomic
-    def save(self):
-        """Store the deal and rescore the round, in one transaction."""
-        deal = self.deal or Deal(round=self.round, number=self.number)
-        for name in DEAL_FIELDS:
-            setattr(deal, name, getattr(self.candidate, name))
-        deal._change_reason = self.reason
-        deal.save()
-        rescore_round(self.round, reason=self.reason)
-        deal.refresh_from_db()
-        return deal
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
+
+    @property
+    def key(self):
+        return self.cleaned_data.get("key")
 
 
 class RoundDeleteForm(forms.Form):
@@ -727,26 +708,19 @@ class RoundDeleteForm(forms.Form):
 
 
 class MotifForm(MotifMixin, forms.Form):
-    """Deleting a deal or an adjustment: only the motif, when the round is homologated."""
+    """Deleting a deal or an adjustment: the motif, when the round is homologated; with
+    `versioned`, the round's version the page was read at (a deal's page)."""
 
-    def __init__(self, round_, *args, **kwargs):
+    def __init__(self, round_, *args, versioned=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
+        if versioned:
+            self.fields["version"] = version_field(round_.version)
         self.add_motif(round_)
 
-
-@transaction.atomic
-def delete_deal(deal, motif=None):
-    """Delete a deal, renumber the following ones and rescore the round."""
-    round_ = deal.round
-    number = deal.number
-    deal._change_reason = motif
-    deal.delete()
-    for following in round_.deals.filter(number__gt=number).order_by("number"):
-        following.number -= 1
-        following._change_reason = motif
-        following.save(update_fields=["number"])
-    rescore_round(round_, reason=motif)
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
 
 
 # --- bonuses and maluses -------------------------------------------------------------------------
@@ -785,6 +759,7 @@ class AdjustmentForm(MotifMixin, forms.Form):
                 help_text=gettext("Vide : les points du catalogue."),
                 error_messages={"invalid": gettext("Points : un nombre entier.")},
             )
+        self.fields["key"] = key_field()
         self.add_motif(round_)
 
     @staticmethod
@@ -816,31 +791,17 @@ class AdjustmentForm(MotifMixin, forms.Form):
             )
         return data
 
-    @transaction.atomic
-    def save(self, user):
+    def addition(self):
+        """The arguments of `services.add_adjustment` for this valid form (but its author)."""
         data = self.cleaned_data
-        entry = self.catalogue[data["code"]]
-        points = data.get("points")
-        adjustment = Adjustment(
-            round=self.round,
-            player_id=data["player"],
-            code=entry.code,
-            points=entry.points if points is None else points,
-            note=data.get("note", ""),
-            entered_by=user if user.is_authenticated else None,
-        )
-        adjustment._change_reason = self.reason
-        adjustment.save()
-        rescore_round(self.round, reason=self.reason)
-        return adjustment
-
-
-@transaction.atomic
-def delete_adjustment(adjustment, motif=None):
-    round_ = adjustment.round
-    adjustment._change_reason = motif
-    adjustment.delete()
-    rescore_round(round_, reason=motif)
+        return {
+            "player": Player.objects.get(pk=data["player"]),
+            "code": data["code"],
+            "points": data.get("points"),
+            "note": data.get("note", ""),
+            "key": data.get("key"),
+            "reason": self.reason,
+        }
 
 
 # --- seat colours --------------------------------------------------------------------------------
@@ -865,6 +826,7 @@ class SeatTotalsForm(MotifMixin, forms.Form):
                     % {"player": seat.player},
                 },
             )
+        self.fields["version"] = version_field(round_.version)
         self.add_motif(round_)
 
     def total_fields(self):
@@ -877,17 +839,13 @@ class SeatTotalsForm(MotifMixin, forms.Form):
             self.add_error(None, error)
         return data
 
-    @transaction.atomic
-    def save(self):
-        """Store the new totals and rescore the round (ranks, championship lines) at once."""
-        reason = self.reason or "totaux corrigés"
-        for seat in self.seats:
-            total = self.cleaned_data[f"total_{seat.position}"]
-            if seat.total != total:
-                seat.total = total
-                seat._change_reason = reason
-                seat.save(update_fields=["total"])
-        rescore_round(self.round, reason=reason)
+    def totals(self):
+        """Player id → total, for `services.set_seat_totals`."""
+        return {seat.player_id: self.cleaned_data[f"total_{seat.position}"] for seat in self.seats}
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
 
 
 class SeatColoursForm(MotifMixin, forms.Form):
@@ -906,6 +864,7 @@ class SeatColoursForm(MotifMixin, forms.Form):
                     % {"player": seat.player}
                 },
             )
+        self.fields["version"] = version_field(round_.version)
         self.add_motif(round_)
 
     def colour_fields(self):
@@ -928,15 +887,10 @@ class SeatColoursForm(MotifMixin, forms.Form):
                 taken[colour] = seat.player.name
         return data
 
-    @transaction.atomic
-    def save(self):
-        changed = [
-            seat for seat in self.seats if seat.colour != self.cleaned_data.get(f"colour_{seat.position}", "")
-        ]
-        # Free the colours first so that two players can swap theirs (one colour per seat).
-        Seat.objects.filter(pk__in=[seat.pk for seat in changed]).update(colour="")
-        for seat in changed:
-            seat.colour = self.cleaned_data.get(f"colour_{seat.position}", "")
-            seat._change_reason = self.reason or "couleurs des jetons"
-            seat.save(update_fields=["colour"])
-        return changed
+    def colours(self):
+        """Player id → colour ("" for none), for `services.set_seat_colours`."""
+        return {seat.player_id: self.cleaned_data.get(f"colour_{seat.position}", "") for seat in self.seats}
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")

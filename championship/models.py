@@ -52,6 +52,9 @@ class Round(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Raised by every write of `championship.services` to the round or what it holds: a form
+    # carries the version it was read at, and a stale one is refused (no change lost unseen).
+    version = models.PositiveIntegerField(_("version"), default=1)
     history = HistoricalRecords()
 
     class Meta:
@@ -238,11 +241,12 @@ class Report(models.Model):
             MaxLengthValidator(
                 TEXT_MAX_LENGTH,
                 message=f"Récit : {TEXT_MAX_LABEL} caractères au plus (ici %(show_value)d).",
-            )
+            ),
         ],
     )
     filed_on = models.DateField(_("rendu le"), null=True, blank=True)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=1)  # as Round.version
     history = HistoricalRecords()
 
     class Meta:
@@ -256,6 +260,22 @@ class Report(models.Model):
         # Whoever writes a report (a form, a sheet, a command): never one too long to render.
         self._meta.get_field("text").run_validators(self.text)
         super().save(*args, **kwargs)
+
+
+class SubmissionKey(models.Model):
+    """The one-time key of a submitted form: stored with what it wrote, so that the same form
+    sent twice (a double tap, a resent request) stores once."""
+
+    key = models.UUIDField(_("clé"), unique=True)
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("clé d'envoi")
+        verbose_name_plural = _("clés d'envoi")
+
+    def __str__(self):
+        return str(self.key)
 
 
 class ChampionshipLine(models.Model):

@@ -32,9 +32,9 @@ from scoring.vocabulary import (
 
 COLOUR_LABELS = dict(COLOURS)
 STATUS_LABELS = dict(Round.STATUSES)
-# Fields written by the scoring, left out of the history (their effect shows in the seat totals).
+# Fields written by the scoring (and the version every write raises), left out of the history.
 COMPUTED_FIELDS = {
-    Round: ["warnings", "pot_left", "homologated_at", "homologated_by", "created_at"],
+    Round: ["warnings", "pot_left", "homologated_at", "homologated_by", "created_at", "version"],
     Seat: ["rank", "tied"],
     Deal: ["unit", "made", "shares", "pot_after"],
     Adjustment: ["created_at", "entered_by"],

@@ -16,11 +16,10 @@ import datetime
 from dataclasses import dataclass
 
 import nh3
-from django.db import transaction
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
+from championship import services
 from championship.charts import ChartFrame, Plot
 from championship.cup import cup_state
 from championship.lateness import (
@@ -114,27 +113,12 @@ def reports_due(season, as_of=None):
     return sorted(due, key=lambda item: (item.deadline, item.round.number))
 
 
-@transaction.atomic
-def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=""):
-    """Write the report of ``round_``: the first filing dates it ``today`` unless ``filed_on`` is given.
-
-    ``author`` and ``filed_on`` are a board member's choices; a player passes neither.
-    """
-    validate_report_text(text)
-    today = today or timezone.localdate()
-    report = report_of(round_)
-    if report is None:
-        report = Report(round=round_, author=author or report_author(round_))
-    elif author is not None:
-        report.author = author
-    report.text = text
-    if filed_on is not None:
-        report.filed_on = filed_on
-    elif report.filed_on is None:
-        report.filed_on = today
-    report._change_reason = reason or "compte-rendu rédigé"
-    report.save()
-    return report
+def save_report(round_, text, **options):
+    """`championship.services.save_report`, a first report written by the designated author
+    (``report_author``) unless ``author`` is given."""
+    if options.get("author") is None and not Report.objects.filter(round=round_).exists():
+        options["author"] = report_author(round_)
+    return services.save_report(round_, text, **options)
 
 
 # --- what a report shows -------------------------------------------------------------------------

@@ -14,19 +14,16 @@ import datetime
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.db.models import Sum
 
 from championship.charts import ChartFrame, Plot
 from championship.lateness import default_as_of, late_reports
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
-from championship.services import required_reason, rescore_season
+from championship.services import update_season_rulebook  # noqa: F401  (kept importable from here)
 from federation.models import Player, Season
 from scoring.awards import PlayerStats, compute_awards
-from scoring.errors import ScoringError
 from scoring.french import num, signed
 from scoring.ranking import TIEBREAKS, PlayerSeason, Standing, final_ranking, shown_tiebreaks
-from scoring.rulebook import RulebookError, load_rulebook
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
 COUNTING = {"status": Round.HOMOLOGATED, "stage": Round.REGULAR}
@@ -495,25 +492,3 @@ def player_statistics(player):
 
 
 
-# --- the rulebook ---------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def update_season_rulebook(season, text, user=None, reason=""):
-    """Validate a season's new rulebook, save it and recompute the whole season, all or nothing.
-
-    Raises `RulebookError` (naming the field, in French), or `RoundError` without a reason
-    (it goes into the history of the season and of every round), and then nothing is saved.
-    """
-    load_rulebook(text)
-    reason = required_reason(reason)
-    season.rulebook_text = text
-    season._change_reason = reason
-    if user is not None and user.is_authenticated:
-        season._history_user = user
-    season.save()
-    try:
-        rescore_season(season, reason, user)
-    except ScoringError as error:
-        raise RulebookError("rulebook", f"une manche ne peut plus être calculée ({error})") from error
-    return season

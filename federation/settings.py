@@ -112,6 +112,17 @@ DATABASES = {
     )
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers wait for each other instead of failing with « database is locked »: WAL lets pages
+    # be read while one connection writes, every transaction takes the write lock when it
+    # begins (IMMEDIATE, so none fails later upgrading a read lock), and a writer waits up to
+    # 20 s for the lock (the services keep their transactions short).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=20,
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # django-axes first: it refuses a locked-out login before any password is checked.

@@ -3,8 +3,8 @@
 import datetime
 from decimal import Decimal
 
-from championship.models import Adjustment, Round
-from championship.services import create_round, rescore_round
+from championship.models import Round
+from championship.services import add_deal, change_deal, create_round, set_seat_colours
 from federation.models import Player
 
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -71,11 +71,8 @@ def make_round(
         date=date,
         place=place,
         status=status,
+        adjustments=[(player(name), code, points, note) for name, code, points, note in adjustments],
     )
-    if adjustments:
-        for name, code, points, note in adjustments:
-            Adjustment.objects.create(round=round_, player=player(name), code=code, points=points, note=note)
-        rescore_round(round_)
     return round_
 
 
@@ -97,3 +94,21 @@ def fifth_deal_data(**changes):
     }
     data.update(changes)
     return data
+
+
+def store_deal_form(form, user=None):
+    """What the entry pages do with a valid DealForm: the service's write; returns the Deal."""
+    if form.deal is None:
+        return add_deal(
+            form.round, form.deal_fields(), number=form.number, key=form.key, reason=form.reason, user=user
+        )
+    return change_deal(form.deal, form.deal_fields(), version=form.version, reason=form.reason, user=user)
+
+
+def store_round_form(form, user=None):
+    """What the new-round page does with a valid RoundCreateForm; returns the Round."""
+    return create_round(**form.creation(), user=user)
+
+
+def store_colours_form(form, user=None):
+    return set_seat_colours(form.round, form.colours(), version=form.version, reason=form.reason, user=user)

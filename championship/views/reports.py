@@ -32,9 +32,9 @@ from championship.reports import (
     report_display,
     report_filename,
     report_of,
-    save_report,
     validate_report_text,
 )
+from championship.services import RoundError, save_report
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
 
@@ -81,6 +81,8 @@ class NarrativeField(forms.CharField):
 
 
 class ReportForm(forms.Form):
+    # The report's version the form was read at (0: none yet); a stale one is refused.
+    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     text = NarrativeField(
         label="Récit (Markdown)",
         widget=forms.Textarea(attrs={"rows": 18}),
@@ -148,25 +150,39 @@ def report_edit(request, pk):
     existing = report_of(round_)
     author = report_author(round_)
     initial = {"text": existing.text if existing else "", "author": author}
+    initial["version"] = existing.version if existing else 0
     if existing is not None:
         initial["filed_on"] = existing.filed_on
     form_class = BoardReportForm if board else ReportForm
     extra = {"round_": round_} if board else {}
     form = form_class(request.POST or None, initial=initial, **extra)
-    preview = None
+    preview = other = None
     if request.method == "POST" and form.is_valid():
         if "preview" in request.POST:
             preview = render_markdown(form.cleaned_data["text"])
         else:
-            save_report(
-                round_,
-                form.cleaned_data["text"],
-                author=form.cleaned_data.get("author"),
-                filed_on=form.cleaned_data.get("filed_on"),
-                reason="compte-rendu modifié" if existing else "compte-rendu déposé",
-            )
-            messages.success(request, gettext("Compte-rendu enregistré."))
-            return redirect("championship:report", pk=round_.pk)
+            try:
+                save_report(
+                    round_,
+                    form.cleaned_data["text"],
+                    author=form.cleaned_data.get("author") or (None if existing else author),
+                    filed_on=form.cleaned_data.get("filed_on"),
+                    reason="compte-rendu modifié" if existing else "compte-rendu déposé",
+                    version=form.cleaned_data.get("version"),
+                    user=request.user,
+                )
+            except RoundError as error:
+                # The writer's text stays in the form, now at the version stored meanwhile,
+                # whose text shows above it: sent again, it replaces that text knowingly.
+                existing = other = report_of(round_)
+                data = request.POST.copy()
+                data["version"] = existing.version if existing is not None else 0
+                form = form_class(data, initial=initial, **extra)
+                form.is_valid()
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, gettext("Compte-rendu enregistré."))
+                return redirect("championship:report", pk=round_.pk)
     context = {
         "form": form,
         "round": round_,
@@ -174,6 +190,8 @@ def report_edit(request, pk):
         "preview": preview,
         "board": board,
         "existing": existing,
+        "other": other,
+        "other_html": render_markdown(other.text) if other is not None else "",
         "weekly_malus": -round_.season.rulebook.reports.late_malus_per_week,
     }
     return render(request, "championship/reports/report_edit.html", context)

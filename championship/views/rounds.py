@@ -3,12 +3,14 @@
 Who may do what (federation.roles): anyone reads a homologated round; the secretary and the
 board of the season create rounds, enter deals, bonuses and maluses and submit; the board
 homologates and alone corrects a homologated round, always with a motif kept in the history.
+
+Views check rights and forms, then call a `championship.services` write; its `RoundError` is
+shown in French (a form sent twice stores once; a stale one is refused, the other change shown).
 """
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -17,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url, reswap, retarget
 
+from championship import services
 from championship.forms import (
     AdjustmentForm,
     DealForm,
@@ -25,18 +28,10 @@ from championship.forms import (
     RoundDeleteForm,
     SeatColoursForm,
     SeatTotalsForm,
-    delete_adjustment,
-    delete_deal,
 )
-from championship.models import Adjustment, Deal, Round
+from championship.models import Adjustment, Deal, Round, SubmissionKey
 from championship.presenters import round_display
-from championship.services import (
-    RoundError,
-    delete_draft_round,
-    homologate_round,
-    reopen_round,
-    submit_round,
-)
+from championship.services import RoundError
 from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
@@ -130,7 +125,15 @@ def round_create(request, season_name):
     season = _get_season_for_entry(request, season_name)
     form = RoundCreateForm(season, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        round_ = form.save()
+        try:
+            round_ = services.create_round(**form.creation(), user=request.user)
+        except RoundError as error:
+            if error.code != "duplicate":
+                form.add_error(None, error.message)
+                return render(request, "championship/rounds/create.html", {"season": season, "form": form})
+            round_ = SubmissionKey.objects.select_related("round").get(key=form.cleaned_data["key"]).round
+            messages.info(request, error.message)
+            return redirect("championship:round_edit", round_.pk)
         messages.success(request, gettext("%(round)s créée.") % {"round": round_})
         return redirect("championship:round_edit", round_.pk)
     return render(request, "championship/rounds/create.html", {"season": season, "form": form})
@@ -147,7 +150,11 @@ def round_edit(request, pk):
     deal_form = None
     if not round_.totals_only:
         deal_form = DealForm(round_, request.POST or None)
-        deal = deal_form.save_or_explain() if request.method == "POST" and deal_form.is_valid() else None
+        deal = (
+            _add_deal(request, round_, deal_form)
+            if request.method == "POST" and deal_form.is_valid()
+            else None
+        )
         if deal is not None:
             done = gettext("Donne %(number)s enregistrée.") % {"number": deal.number}
             if request.htmx:
@@ -162,6 +169,26 @@ def round_edit(request, pk):
     return _render_entry(
         request, round_, deal_form=deal_form, highlight=int(highlight) if highlight.isdigit() else None
     )
+
+
+def _add_deal(request, round_, form):
+    """The deal stored by the service, or None with the service's refusal on the form. A form
+    sent twice is stored once: the second answer shows the round with the deal stored."""
+    try:
+        return services.add_deal(
+            round_,
+            form.deal_fields(),
+            number=form.number,
+            key=form.key,
+            reason=form.reason,
+            user=request.user,
+        )
+    except RoundError as error:
+        if error.code == "duplicate":
+            round_.refresh_from_db()
+            return round_.deals.order_by("-number").first()
+        form.add_error(None, error.message)
+        return None
 
 
 def _entry_context(
@@ -208,7 +235,9 @@ def _render_entry_update(request, round_, number, done):
     """
     round_.refresh_from_db()
     context = _entry_context(request, round_, highlight=number, deal_form=DealForm(round_))
-    response = render(request, "championship/rounds/_entry_live.html", {**context, "done": done})
+    response = render(
+        request, "championship/rounds/_entry_live.html", {**context, "done": done, "oob_versions": True}
+    )
     replace_url(response, _edit_url(round_, number))
     return reswap(response, f"outerHTML show:#donne-{number}:top")
 
@@ -227,10 +256,22 @@ def deal_edit(request, pk, number):
     round_, deal = _get_deal_for_editing(request, pk, number)
     form = DealForm(round_, request.POST or None, deal=deal)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        try:
+            services.change_deal(
+                deal, form.deal_fields(), version=form.version, reason=form.reason, user=request.user
+            )
+        except RoundError as error:
+            return _refused(request, error, reverse("championship:deal_edit", args=[round_.pk, number]))
         messages.success(request, gettext("Donne %(number)s corrigée.") % {"number": deal.number})
         return redirect(_edit_url(round_, deal.number))
-    return _render_deal_edit(request, round_, deal, form, MotifForm(round_, prefix="del"))
+    return _render_deal_edit(request, round_, deal, form, MotifForm(round_, prefix="del", versioned=True))
+
+
+def _refused(request, error, url):
+    """A write refused by the service: its French message on the page read afresh (for a stale
+    form, the message names the other change and the page shows it)."""
+    messages.error(request, error.message)
+    return redirect(url)
 
 
 def _render_deal_edit(request, round_, deal, form, delete_form):
@@ -245,10 +286,13 @@ def _render_deal_edit(request, round_, deal, form, delete_form):
 @require_POST
 def deal_delete(request, pk, number):
     round_, deal = _get_deal_for_editing(request, pk, number)
-    form = MotifForm(round_, request.POST, prefix="del")
+    form = MotifForm(round_, request.POST, prefix="del", versioned=True)
     if not form.is_valid():
         return _render_deal_edit(request, round_, deal, DealForm(round_, deal=deal), form)
-    delete_deal(deal, form.reason)
+    try:
+        services.delete_deal(deal, form.reason, version=form.version, user=request.user)
+    except RoundError as error:
+        return _refused(request, error, reverse("championship:deal_edit", args=[round_.pk, number]))
     messages.success(
         request,
         gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
@@ -265,7 +309,15 @@ def adjustment_add(request, pk):
         if request.htmx:
             return _render_bonus(request, round_, adjustment_form=form)
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
-    adjustment = form.save(request.user)
+    try:
+        adjustment = services.add_adjustment(round_, **form.addition(), entered_by=request.user)
+    except RoundError as error:
+        if error.code == "duplicate":
+            return _bonus_answer(request, round_, error.message)
+        form.add_error(None, error.message)
+        if request.htmx:
+            return _render_bonus(request, round_, adjustment_form=form)
+        return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
     done = gettext("%(player)s : %(label)s.") % {
         "player": adjustment.player,
         "label": form.entry_label(form.catalogue[adjustment.code]),
@@ -288,8 +340,18 @@ def adjustment_delete(request, pk, adjustment_pk):
             return _render_bonus(request, round_, bonus_error=error)
         messages.error(request, error)
         return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
-    delete_adjustment(adjustment, form.reason)
+    try:
+        services.delete_adjustment(adjustment, form.reason, user=request.user)
+    except RoundError as error:
+        if request.htmx:
+            return _render_bonus(request, round_, bonus_error=error.message)
+        messages.error(request, error.message)
+        return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
     done = gettext("Bonus/malus de %(player)s supprimé.") % {"player": adjustment.player}
+    return _bonus_answer(request, round_, done)
+
+
+def _bonus_answer(request, round_, done):
     if request.htmx:
         return _render_bonus(request, round_, bonus_done=done)
     messages.success(request, done)
@@ -299,7 +361,7 @@ def adjustment_delete(request, pk, adjustment_pk):
 def _render_bonus(request, round_, *, adjustment_form=None, **message):
     """htmx: the bonus and malus section alone, with `bonus_done` or `bonus_error`, to swap in place."""
     context = _entry_context(request, round_, adjustment_form=adjustment_form)
-    return render(request, "championship/rounds/_bonus.html", {**context, **message})
+    return render(request, "championship/rounds/_bonus.html", {**context, **message, "oob_versions": True})
 
 
 @login_required
@@ -309,7 +371,12 @@ def seat_colours(request, pk):
     form = SeatColoursForm(round_, request.POST, prefix="seats")
     if not form.is_valid():
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), colours_form=form)
-    form.save()
+    try:
+        services.set_seat_colours(
+            round_, form.colours(), version=form.version, reason=form.reason, user=request.user
+        )
+    except RoundError as error:
+        return _refused(request, error, reverse("championship:round_edit", args=[round_.pk]) + "#couleurs")
     messages.success(request, gettext("Couleurs des jetons enregistrées."))
     return redirect("championship:round_edit", round_.pk)
 
@@ -323,7 +390,12 @@ def seat_totals(request, pk):
     form = SeatTotalsForm(round_, request.POST, prefix="totals")
     if not form.is_valid():
         return _render_entry(request, round_, totals_form=form)
-    form.save()
+    try:
+        services.set_seat_totals(
+            round_, form.totals(), version=form.version, reason=form.reason, user=request.user
+        )
+    except RoundError as error:
+        return _refused(request, error, reverse("championship:round_edit", args=[round_.pk]) + "#totaux")
     messages.success(request, gettext("Totaux enregistrés."))
     return redirect("championship:round_edit", round_.pk)
 
@@ -337,8 +409,7 @@ def _blank_deal_form(round_):
 
 def _run(request, round_, action, done):
     try:
-        with transaction.atomic():
-            action()
+        action()
     except RoundError as error:
         messages.error(request, error.message)
     else:
@@ -350,7 +421,7 @@ def _run(request, round_, action, done):
 def round_submit(request, pk):
     round_ = _get_round_for_editing(request, pk)
     done = gettext("Manche soumise pour homologation.")
-    _run(request, round_, lambda: submit_round(round_, request.user), done)
+    _run(request, round_, lambda: services.submit_round(round_, request.user), done)
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -360,7 +431,8 @@ def round_homologate(request, pk):
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not is_board(request.user, round_.season):
         raise PermissionDenied(gettext("Seule la Direction homologue les manches."))
-    _run(request, round_, lambda: homologate_round(round_, request.user), gettext("Manche homologuée."))
+    done = gettext("Manche homologuée.")
+    _run(request, round_, lambda: services.homologate_round(round_, request.user), done)
     return redirect("championship:round", round_.pk)
 
 
@@ -368,7 +440,8 @@ def round_homologate(request, pk):
 @require_POST
 def round_reopen(request, pk):
     round_ = _get_round_for_editing(request, pk)
-    _run(request, round_, lambda: reopen_round(round_, request.user), gettext("Manche remise en brouillon."))
+    done = gettext("Manche remise en brouillon.")
+    _run(request, round_, lambda: services.reopen_round(round_, request.user), done)
     return redirect("championship:round_edit", round_.pk)
 
 
@@ -382,7 +455,7 @@ def round_delete(request, pk):
     form = RoundDeleteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            delete_draft_round(round_, request.user, form.cleaned_data["motif"])
+            services.delete_draft_round(round_, request.user, form.cleaned_data["motif"])
         except RoundError as error:
             messages.error(request, error.message)
             return redirect("championship:round_edit", round_.pk)

@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from championship.cup import cup_champion
-from championship.services import REASON_MAX_LENGTH
+from championship.services import REASON_MAX_LENGTH, update_season_rulebook
 from championship.standings import (
     cumulative_points,
     player_history,
@@ -24,7 +24,6 @@ from championship.standings import (
     player_statistics,
     points_chart,
     season_standings,
-    update_season_rulebook,
 )
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season

@@ -51,8 +51,9 @@ def ranked_season(season, count, *, spacing=100):
     """`count` players S01… ranked in that order, each with at least 3 homologated rounds.
 
     Rounds seat five consecutive players in a circle (four or five together when fewer, with
-    one-round fillers when fewer than four); a bonus of `2000 - spacing × n` points ("hote" with
-    points set by an official) in each player's first round decides the ranking, the season's
+    one-round fillers when fewer than four); bonuses of `2000 - spacing × n` points in all ("hote"
+    with points set by an official, 100 at most each) in each player's first round decide the
+    ranking, the season's
     cap of a round raised to let it through.
     """
     round_limits(season, cap=2010)
@@ -68,9 +69,20 @@ def ranked_season(season, count, *, spacing=100):
         for name in seated:
             if name.startswith("S") and name not in bonus_given:
                 bonus_given.add(name)
-                adjustments.append((name, "hote", 2000 - spacing * int(name[1:]), "classement du test"))
+                for points in _within_bounds(2000 - spacing * int(name[1:])):
+                    adjustments.append((name, "hote", points, "classement du test"))
         play_totals(season, seated, adjustments=adjustments)
     return players
+
+
+def _within_bounds(points, bound=100):
+    """`points` as bonuses an official may give (at most `bound` each way), summing to it."""
+    parts = []
+    while abs(points) > bound:
+        step = bound if points > 0 else -bound
+        parts.append(step)
+        points -= step
+    return parts + [points]
 
 
 def leaders_and_trailers(season, leaders, trailers):

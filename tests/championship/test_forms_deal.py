@@ -6,7 +6,8 @@ import pytest
 
 from championship.forms import DealForm, parse_points
 from championship.models import Deal
-from tests.factories import make_round, player
+from championship.services import RoundError
+from tests.factories import make_round, player, store_deal_form
 
 FOUR = ["Alice", "Bruno", "Chloé", "David"]
 
@@ -52,7 +53,7 @@ def four(season):
 def test_it_accepts_a_valid_deal_and_points_with_a_comma(round_):
     form = DealForm(round_, played(points="44,5", bouts="2"))
     assert form.is_valid(), form.errors
-    deal = form.save()
+    deal = store_deal_form(form)
     assert deal.number == 5
     assert deal.points == Decimal("44.5")
     assert deal.shares and sum(deal.shares.values()) == 0
@@ -115,7 +116,7 @@ def test_it_asks_for_the_partner_or_solo_at_five(round_):
 def test_it_accepts_a_taker_playing_alone(round_):
     form = DealForm(round_, played(partner="seul"))
     assert form.is_valid(), form.errors
-    assert form.save().partner is None
+    assert store_deal_form(form).partner is None
 
 
 def test_it_refuses_the_taker_as_his_own_partner(round_):
@@ -190,7 +191,7 @@ def test_it_refuses_a_poignee_size_that_does_not_exist(round_):
 def test_it_records_poignees_per_player(round_):
     form = DealForm(round_, played(poignee_1="simple", poignee_3="double"))
     assert form.is_valid(), form.errors
-    deal = form.save()
+    deal = store_deal_form(form)
     assert deal.poignees == [
         {"player": player("Bruno").pk, "size": "simple"},
         {"player": player("David").pk, "size": "double"},
@@ -250,7 +251,7 @@ def test_it_names_every_played_field_filled_on_a_passed_deal(round_):
 def test_it_needs_only_the_dealer_for_a_deal_that_was_not_played(round_, kind):
     form = DealForm(round_, {"kind": kind, "dealer": player("David").pk, "partner": ""})
     assert form.is_valid(), form.errors
-    deal = form.save()
+    deal = store_deal_form(form)
     assert (deal.kind, deal.taker, deal.contract) == (kind, None, "")
 
 
@@ -287,7 +288,7 @@ def test_it_corrects_a_deal_in_place_and_rescores_the_round(round_):
     data.update(bouts="1", points="52")
     form = DealForm(round_, data, deal=deal)
     assert form.is_valid(), form.errors
-    form.save()
+    store_deal_form(form)
     deal.refresh_from_db()
     assert deal.number == 4 and deal.made is True
     assert round_.deals.count() == 4
@@ -321,10 +322,12 @@ def test_it_explains_a_deal_number_taken_meanwhile_and_stores_nothing(round_):
     # Another phone saves deal 5 between this form's validation and its save.
     other = DealForm(round_, played(points="30"))
     assert other.is_valid(), other.errors
-    other.save()
+    store_deal_form(other)
     totals = list(round_.seats.order_by("position").values_list("total", flat=True))
-    assert form.save_or_explain() is None
-    assert "Une autre donne n°5 vient d'être enregistrée" in form.non_field_errors()[0]
+    with pytest.raises(RoundError) as error:
+        store_deal_form(form)
+    assert error.value.code == "deal_number"
+    assert "Une autre donne n°5 vient d'être enregistrée" in error.value.message
     assert round_.deals.count() == 5
     assert round_.deals.get(number=5).points == Decimal("30")
     assert list(round_.seats.order_by("position").values_list("total", flat=True)) == totals

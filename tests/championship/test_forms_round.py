@@ -6,7 +6,7 @@ import pytest
 
 from championship.forms import AdjustmentForm, RoundCreateForm, SeatColoursForm
 from championship.models import Round, Seat
-from tests.factories import make_round, player
+from tests.factories import make_round, player, store_colours_form, store_round_form
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -26,7 +26,7 @@ def rows(names=NAMES, colours=COLOURS, totals=None, **extra):
 def test_it_creates_a_round_with_its_seats_in_order(season):
     form = RoundCreateForm(season, rows())
     assert form.is_valid(), form.errors
-    round_ = form.save()
+    round_ = store_round_form(form)
     assert (round_.number, round_.stage, round_.table, round_.status) == (1, "regular", "", "draft")
     assert round_.date == datetime.date(2010, 11, 19)
     seats = list(round_.seats.order_by("position").values_list("player__name", "colour", "total"))
@@ -38,17 +38,17 @@ def test_it_numbers_a_new_round_after_the_last_of_its_stage(season):
     assert RoundCreateForm(season).fields["number"].widget.attrs["placeholder"] == "8"
     form = RoundCreateForm(season, rows())
     assert form.is_valid(), form.errors
-    assert form.save().number == 8
+    assert store_round_form(form).number == 8
     form = RoundCreateForm(season, rows(stage="playoff:B"))
     assert form.is_valid(), form.errors
-    playoff = form.save()
+    playoff = store_round_form(form)
     assert (playoff.stage, playoff.table, playoff.number) == ("playoff", "B", 1)
 
 
 def test_it_seats_four_players(season):
     form = RoundCreateForm(season, rows(NAMES[:4]))
     assert form.is_valid(), form.errors
-    assert form.save().seats.count() == 4
+    assert store_round_form(form).seats.count() == 4
 
 
 def test_it_refuses_fewer_than_four_players(season):
@@ -73,7 +73,7 @@ def test_it_refuses_a_colour_taken_twice(season):
 def test_it_allows_seats_without_colour(season):
     form = RoundCreateForm(season, rows(colours=["", "", "rouge", "", ""]))
     assert form.is_valid(), form.errors
-    assert list(form.save().seats.values_list("colour", flat=True)) == ["", "", "rouge", "", ""]
+    assert list(store_round_form(form).seats.values_list("colour", flat=True)) == ["", "", "rouge", "", ""]
 
 
 def test_it_refuses_a_number_already_used(season):
@@ -91,7 +91,7 @@ def test_it_requires_a_valid_date(season):
 def test_it_creates_a_totals_only_round_with_ranks(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -100, -230], totals_only="on"))
     assert form.is_valid(), form.errors
-    round_ = form.save()
+    round_ = store_round_form(form)
     assert round_.totals_only
     seats = list(Seat.objects.filter(round=round_).values_list("player__name", "total", "rank"))
     assert seats == [
@@ -180,5 +180,5 @@ def test_it_lets_two_players_swap_their_colours(season):
     data.update(colour_0="jaune", colour_1="blanc")
     form = SeatColoursForm(round_, data)
     assert form.is_valid(), form.errors
-    form.save()
+    store_colours_form(form)
     assert list(round_.seats.order_by("position").values_list("colour", flat=True))[:2] == ["jaune", "blanc"]

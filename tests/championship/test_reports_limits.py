@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from championship.models import Report, Round
 from championship.reports import REPORT_TEXT_MAX_LENGTH, render_markdown, save_report, validate_report_text
+from championship.services import RoundError
 from championship.sheets import SheetImportError, import_sheets
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 
@@ -99,8 +100,9 @@ def test_it_refuses_a_report_over_the_limit_in_the_model_and_the_service(homolog
     assert "text" in info.value.message_dict
     with pytest.raises(ValidationError):
         report.save()
-    with pytest.raises(ValidationError):
+    with pytest.raises(RoundError) as error:
         save_report(homologated, TOO_LONG)
+    assert error.value.code == "text" and error.value.message.startswith("Récit : 10")
     assert not Report.objects.exists()
     save_report(homologated, "a" * REPORT_TEXT_MAX_LENGTH)
     assert len(Report.objects.get().text) == REPORT_TEXT_MAX_LENGTH

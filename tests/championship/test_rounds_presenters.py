@@ -7,7 +7,7 @@ from django.db.models import Model
 from championship.forms import DealForm
 from championship.presenters import round_display, round_history
 from championship.services import homologate_round
-from tests.factories import EXAMPLE_TOTALS, make_round, player
+from tests.factories import EXAMPLE_TOTALS, make_round, player, store_deal_form
 
 
 def plain(value):
@@ -101,7 +101,7 @@ def test_it_tells_the_history_most_recent_first_with_who_and_why(season, preside
     }
     form = DealForm(round_, data, deal=round_.deals.get(number=4))
     assert form.is_valid(), form.errors
-    form.save()
+    store_deal_form(form)
     latest, homologation, *older = round_history(round_)
     assert latest.why == "erreur de recopie"
     assert latest.changes[0] == "Donne 4 : points du preneur 44,5 → 52"

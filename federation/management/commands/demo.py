@@ -17,8 +17,8 @@ from django.db import transaction
 
 from championship.demo_cup import play_demo_cup, random_deal_specs
 from championship.lateness import report_author
-from championship.models import Report, Round
-from championship.services import create_round, homologate_round, submit_round
+from championship.models import Round
+from championship.services import create_round, homologate_round, save_report, submit_round
 from championship.sheets import import_sheets
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
@@ -103,12 +103,12 @@ def narrative(round_):
 
 
 def file_report(round_, delay_days):
-    author = report_author(round_)
-    Report.objects.create(
-        round=round_,
-        author=author,
-        text=narrative(round_),
+    save_report(
+        round_,
+        narrative(round_),
+        author=report_author(round_),
         filed_on=round_.date + datetime.timedelta(days=delay_days),
+        reason="compte-rendu déposé",
     )
 
 

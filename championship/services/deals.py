@@ -1,0 +1,142 @@
+"""Deals of a round: add the next one, change one, delete one (the following ones renumbered).
+
+`fields` are the deal's model values (see `DEAL_FIELDS`): Players for `dealer`, `taker` and
+`partner` (or None), player ids in `poignees` (`[{"player": id, "size": "simple"}]`) and
+`miseres`. Each write locks the round, re-checks its status and version there, scores the round
+as it would be (a deal the engine refuses stores nothing: RoundError `invalid`), stores the deal
+with its history record and rescores the round.
+"""
+
+from django.db import transaction
+
+from championship.models import Deal
+from championship.services.errors import RoundError
+from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from championship.services.rounds import _author, next_deal_number, score_stored_round, scored_or_refused
+from federation import validators
+from scoring.errors import ScoringError
+
+DEAL_FIELDS = [
+    "kind",
+    "dealer",
+    "taker",
+    "contract",
+    "called",
+    "called_rank",
+    "partner",
+    "bouts",
+    "points",
+    "poignees",
+    "miseres",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem_made_by",
+]
+
+
+def _check_entry(round_):
+    if round_.totals_only:
+        raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
+
+
+def _validate(round_, candidate):
+    """Score the round with `candidate` in place of (or after) its deal of that number: a deal the
+    engine refuses is refused before anything is written."""
+    deals = [deal for deal in round_.deals.order_by("number") if deal.number != candidate.number]
+    deals.insert(candidate.number - 1, candidate)
+    try:
+        score_stored_round(round_, deals=deals)
+    except ScoringError as error:
+        raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
+
+
+def _taken(number):
+    return RoundError(
+        "deal_number",
+        f"Une autre donne n°{number} vient d'être enregistrée sur cette manche : rien n'a été "
+        "enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne.",
+    )
+
+
+@transaction.atomic
+def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None, user=None):
+    """Store the next deal of `round_` and rescore it; return the Deal.
+
+    `number`: the number the deal was entered as (refused with `deal_number` if another deal
+    took it meanwhile); `key`: the form's one-time key (refused with `duplicate` when sent again).
+    """
+    lock_round(round_, version=version)
+    claim_key(round_, key)
+    _check_entry(round_)
+    check_homologated_change(round_, reason)
+    next_number = next_deal_number(round_)
+    if number is not None and number != next_number:
+        raise _taken(number)
+    problem = validators.deal_number_problem(next_number)
+    if problem:
+        raise RoundError("deals", f"Donne {next_number} : {problem}.")
+    bump(round_)
+    deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
+    _defaults(deal)
+    _validate(round_, deal)
+    with _author(user):
+        deal._change_reason = reason
+        deal.save()
+        scored_or_refused(round_, reason)
+    deal.refresh_from_db()
+    return deal
+
+
+@transaction.atomic
+def change_deal(deal, fields, *, version=None, reason=None, user=None):
+    """Correct `deal` with `fields` and rescore its round; return the Deal as stored."""
+    round_ = deal.round
+    lock_round(round_, version=version)
+    _check_entry(round_)
+    check_homologated_change(round_, reason)
+    stored = Deal.objects.filter(pk=deal.pk).first()
+    if stored is None:
+        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
+    bump(round_)
+    for name in DEAL_FIELDS:
+        setattr(stored, name, fields.get(name))
+    _defaults(stored)
+    _validate(round_, stored)
+    with _author(user):
+        stored._change_reason = reason
+        stored.save()
+        scored_or_refused(round_, reason)
+    stored.refresh_from_db()
+    return stored
+
+
+@transaction.atomic
+def delete_deal(deal, motif=None, *, version=None, user=None):
+    """Delete a deal, renumber the following ones and rescore the round."""
+    round_ = deal.round
+    lock_round(round_, version=version)
+    check_homologated_change(round_, motif)
+    stored = Deal.objects.filter(pk=deal.pk).first()
+    if stored is None:
+        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
+    bump(round_)
+    with _author(user):
+        number = stored.number
+        stored._change_reason = motif
+        stored.delete()
+        for following in round_.deals.filter(number__gt=number).order_by("number"):
+            following.number -= 1
+            following._change_reason = motif
+            following.save(update_fields=["number"])
+        scored_or_refused(round_, motif)
+
+
+def _defaults(deal):
+    for name in ("contract", "called", "petit_au_bout", "chelem_made_by"):
+        if getattr(deal, name) is None:
+            setattr(deal, name, "")
+    deal.kind = deal.kind or Deal.PLAYED
+    deal.called_rank = deal.called_rank or "roi"
+    deal.poignees = deal.poignees or []
+    deal.miseres = deal.miseres or []
+    deal.chelem_announced = bool(deal.chelem_announced)

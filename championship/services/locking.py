@@ -1,0 +1,124 @@
+"""What every write does first: lock the round, read it afresh, check the version and status the
+caller saw, claim the form's one-time key, and raise the round's version.
+
+Each service runs inside `transaction.atomic` and starts with `lock_round`: on PostgreSQL,
+`select_for_update` makes a second writer of the same round wait until the first one commits,
+then read what it wrote (so an edit never acts on a status the board just changed); on SQLite,
+transactions are immediate (see the settings), so writers wait for each other the same way.
+"""
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from championship.models import Adjustment, Deal, Round, Seat, SubmissionKey
+from championship.services.errors import RoundError
+
+MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
+
+
+def lock_round(round_, *, version=None):
+    """Lock `round_`'s row for the transaction and bring the instance up to date (status,
+    version…); RoundError `missing` if it was deleted, `stale` if `version` is given and the
+    round changed since (the message says what changed, by whom and when)."""
+    locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
+    if locked is None:
+        raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
+    for field in Round._meta.concrete_fields:
+        setattr(round_, field.attname, getattr(locked, field.attname))
+    if version is not None and int(version) != round_.version:
+        raise RoundError("stale", stale_message(round_))
+    return round_
+
+
+def bump(round_):
+    """Raise the round's version (no history record: the change itself has one)."""
+    round_.version += 1
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+
+
+def check_homologated_change(round_, reason):
+    """A homologated round is corrected only with a reason kept in its history."""
+    if round_.status == Round.HOMOLOGATED and not (reason or "").strip():
+        raise RoundError(
+            "reason",
+            "Cette manche est homologuée (peut-être à l'instant) : elle ne se corrige qu'avec un motif. "
+            + MISSING_MOTIF,
+        )
+
+
+def claim_key(round_, key):
+    """Store a form's one-time key; RoundError `duplicate` if it was stored already."""
+    if not key:
+        return
+    if SubmissionKey.objects.filter(key=key).exists():
+        raise RoundError(
+            "duplicate", "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
+        )
+    try:
+        with transaction.atomic():
+            SubmissionKey.objects.create(key=key, round=round_)
+    except IntegrityError as error:
+        raise RoundError(
+            "duplicate", "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
+        ) from error
+
+
+# --- what changed meanwhile ------------------------------------------------------------------------
+
+# Records of the same write, a second apart at most: the one that says most is shown.
+_PRIORITY = [Deal, Adjustment, Round, Seat]
+
+
+def _who(user):
+    if user is None:
+        return "quelqu'un"
+    player = getattr(user, "player", None)
+    return player.name if player is not None else user.get_username()
+
+
+def _what(model, record):
+    verb = {"+": "ajoutée", "~": "modifiée", "-": "supprimée"}[record.history_type]
+    if model is Deal:
+        return f"donne {record.number} {verb}"
+    if model is Adjustment:
+        return f"bonus ou malus {verb.replace('ée', 'é')} ({record.code}, {record.points:+d})"
+    if model is Seat:
+        return "places, totaux ou couleurs modifiés"
+    return {"+": "manche créée", "~": "manche modifiée", "-": "manche supprimée"}[record.history_type]
+
+
+def last_change(round_):
+    """« donne 3 modifiée par Alice le 19/11/2010 à 22:14 (motif : …) », or None."""
+    latest = []
+    for model in _PRIORITY:
+        key = "id" if model is Round else "round_id"
+        record = (
+            model.history.filter(**{key: round_.pk})
+            .exclude(history_change_reason="recalcul")
+            .select_related("history_user__player")
+            .order_by("-history_date", "-history_id")
+            .first()
+        )
+        if record is not None:
+            latest.append((model, record))
+    if not latest:
+        return None
+    newest = max(record.history_date for _model, record in latest)
+    model, record = next(
+        (model, record) for model, record in latest if (newest - record.history_date).total_seconds() <= 1
+    )
+    when = timezone.localtime(record.history_date)
+    text = f"{_what(model, record)} par {_who(record.history_user)} le {when:%d/%m/%Y à %H:%M}"
+    if record.history_change_reason:
+        text += f" (motif : {record.history_change_reason})"
+    return text
+
+
+def stale_message(round_):
+    change = last_change(round_)
+    seen = f" : {change}" if change else ""
+    return (
+        f"La manche a été modifiée pendant que vous la lisiez{seen}. Rien n'est enregistré : "
+        "voici la manche à jour, vérifiez-la puis recommencez si besoin."
+    )

@@ -1,0 +1,578 @@
+"""Rounds: creating one, scoring it from the database and storing the results, its lifecycle
+(submit, homologate, reopen, delete a draft), its seat totals and chip colours.
+
+Data flows one way: the stored inputs of a round (seats, deals or totals) → `scoring` → the
+stored results (deal shares, seat totals and ranks, championship lines), in one transaction.
+Every write locks the round first (`locking.lock_round`) and re-checks its status there; every
+failure is a `RoundError` carrying a code and a French message naming the field.
+"""
+
+from contextlib import nullcontext
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.services.checks import check_text, checked_adjustment
+from championship.services.errors import RoundError
+from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from federation import validators
+from federation.history import recorded_as
+from federation.models import Season
+from scoring.championship import (
+    RoundFacts,
+    adjustment_item,
+    item_sort_key,
+    round_facts,
+    round_limit_items,
+    round_line_items,
+    round_ranks,
+)
+from scoring.deal import DealInput, Poignee
+from scoring.errors import ScoringError
+from scoring.round import score_round, totals_only_round
+from scoring.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, TABLE_SIZES
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round scored from its stored inputs: `result` is a `scoring.round.RoundResult`."""
+
+    round: Round
+    seats: list
+    names: dict  # player id -> name
+    inputs: list  # DealInput per deal, in order
+    result: object
+
+
+def deal_input(deal, names):
+    """The scoring input of a stored deal; `names` maps player ids to names."""
+
+    def name(player_id):
+        return names.get(player_id, f"joueur n°{player_id}") if player_id is not None else None
+
+    return DealInput(
+        dealer=name(deal.dealer_id),
+        kind=deal.kind,
+        taker=name(deal.taker_id),
+        contract=deal.contract or None,
+        called=deal.called or None,
+        called_rank=deal.called_rank or "roi",
+        partner=name(deal.partner_id),
+        bouts=deal.bouts,
+        points=deal.points,
+        poignees=tuple(Poignee(name(item["player"]), item["size"]) for item in deal.poignees),
+        miseres=tuple(name(player_id) for player_id in deal.miseres),
+        petit_au_bout=deal.petit_au_bout or None,
+        chelem_announced=deal.chelem_announced,
+        chelem_made_by=deal.chelem_made_by or None,
+    )
+
+
+def score_stored_round(round_, deals=None):
+    """Score a round from the database (or with `deals`, a candidate list of unsaved deals)."""
+    seats = list(round_.seats.select_related("player").order_by("position"))
+    names = {seat.player_id: seat.player.name for seat in seats}
+    players = [seat.player.name for seat in seats]
+    rulebook = round_.season.rulebook
+    if round_.totals_only:
+        totals = {seat.player.name: seat.total for seat in seats}
+        return ScoredRound(round_, seats, names, [], totals_only_round(players, totals))
+    if deals is None:
+        deals = list(round_.deals.order_by("number"))
+    inputs = [deal_input(deal, names) for deal in deals]
+    return ScoredRound(round_, seats, names, inputs, score_round(players, inputs, rulebook))
+
+
+@transaction.atomic
+def rescore_round(round_, reason=None, *, record=False):
+    """Lock a round, score it and store every figure it gives; `reason` goes into the history.
+
+    Every stored figure that changes (deal shares, seat totals and ranks, the round's warnings
+    and pot) is saved with its history record, with `reason` (else "recalcul"). With `record`,
+    the round gets a history record carrying `reason` even if its own figures did not move.
+    """
+    lock_round(round_)
+    bump(round_)
+    return store_scores(round_, reason, record=record)
+
+
+def store_scores(round_, reason=None, *, record=False):
+    """`rescore_round` for a round its caller has locked already (every service does)."""
+    scored = score_stored_round(round_)
+    result = scored.result
+    ids = {name: player_id for player_id, name in scored.names.items()}
+    if not round_.totals_only:
+        for deal, outcome in zip(round_.deals.order_by("number"), result.deals, strict=True):
+            shares = {str(ids[name]): amount for name, amount in outcome.result.shares.items()}
+            changed = (deal.unit, deal.made, deal.shares, deal.pot_after) != (
+                outcome.result.unit,
+                outcome.result.made,
+                shares,
+                outcome.pot_after,
+            )
+            if changed:
+                deal.unit, deal.made = outcome.result.unit, outcome.result.made
+                deal.shares, deal.pot_after = shares, outcome.pot_after
+                deal._change_reason = reason or "recalcul"
+                deal.save(update_fields=["unit", "made", "shares", "pot_after"])
+    ranks = round_ranks(result.totals)
+    for seat in scored.seats:
+        name = scored.names[seat.player_id]
+        rank, tied = ranks[name]
+        if (seat.total, seat.rank, seat.tied) != (result.totals[name], rank, tied):
+            seat.total, seat.rank, seat.tied = result.totals[name], rank, tied
+            seat._change_reason = reason or "recalcul"
+            seat.save(update_fields=["total", "rank", "tied"])
+    warnings, pot_left = list(result.warnings), sum(result.pot_refund.values())
+    stored = Round.objects.filter(pk=round_.pk).values_list("warnings", "pot_left").get()
+    round_.warnings, round_.pot_left = warnings, pot_left
+    if record or stored != (warnings, pot_left):
+        round_._change_reason = reason or "recalcul"
+        round_.save(update_fields=["warnings", "pot_left"])
+    store_championship_lines(round_, scored)
+    return scored
+
+
+def counts_for_championship(round_):
+    return round_.status == Round.HOMOLOGATED and round_.stage == Round.REGULAR
+
+
+def championship_items(round_, scored, adjustments):
+    """The line items of a round: rank, bonuses, its adjustments from the catalogue, and the
+    lines that keep each player's round within the season's limits (`round_limit_items`)."""
+    rulebook = round_.season.rulebook
+    result = scored.result
+    if round_.totals_only:
+        facts = RoundFacts({name: result.totals[name] for name in result.players}, None)
+    else:
+        facts = round_facts(scored.inputs, result)
+    items = round_line_items(facts, rulebook)
+    for adjustment in adjustments:
+        catalogue_points = _catalogue_points(rulebook, adjustment.code)
+        points = None if adjustment.points == catalogue_points else adjustment.points
+        items.append(
+            adjustment_item(adjustment.player.name, adjustment.code, rulebook, points, adjustment.note)
+        )
+    return items + round_limit_items(items, rulebook)
+
+
+def _catalogue_points(rulebook, code):
+    try:
+        return rulebook.championship.catalogue_entry(code).points
+    except KeyError:
+        return None
+
+
+def store_championship_lines(round_, scored=None):
+    """Replace the stored championship lines of a round (none unless it counts)."""
+    ChampionshipLine.objects.filter(round=round_).delete()
+    if not counts_for_championship(round_):
+        return []
+    scored = scored or score_stored_round(round_)
+    adjustments = list(round_.adjustments.select_related("player"))
+    ids = {name: player_id for player_id, name in scored.names.items()}
+    ids.update({adjustment.player.name: adjustment.player_id for adjustment in adjustments})
+    order = {name: index for index, name in enumerate(scored.result.players)}
+    items = sorted(
+        championship_items(round_, scored, adjustments),
+        key=lambda i: (order.get(i.player, len(order)), i.player, item_sort_key(i)),
+    )
+    lines = [
+        ChampionshipLine(
+            season_id=round_.season_id,
+            round=round_,
+            player_id=ids[item.player],
+            code=item.code,
+            points=item.points,
+            label=item.label,
+            deal_number=item.deal,
+            order=index,
+        )
+        for index, item in enumerate(items)
+    ]
+    return ChampionshipLine.objects.bulk_create(lines)
+
+
+REASON_MAX_LENGTH = 100  # what django-simple-history keeps of a change reason
+
+
+def required_reason(reason):
+    """The reason of a season-wide change, stripped; RoundError if it is missing or too long."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RoundError(
+            "reason",
+            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+            "et de chaque manche recalculée.",
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
+    return reason
+
+
+@transaction.atomic
+def rescore_season(season, reason, user=None):
+    """Recompute every round of a season (after its rulebook changed), all or nothing.
+
+    `reason` (required) goes into the history of every round recomputed, with `user` as its
+    author when given (on the site, the request's user is the author anyway).
+    """
+    reason = required_reason(reason)
+    with recorded_as(user) if user is not None else nullcontext():
+        for round_ in season.rounds.order_by("stage", "table", "number"):
+            rescore_round(round_, reason=reason, record=True)
+
+
+def scored_or_refused(round_, reason=None):
+    """`store_scores`, a ScoringError turned into RoundError `invalid` (the transaction is undone)."""
+    try:
+        return store_scores(round_, reason)
+    except ScoringError as error:
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+
+
+def check_complete(round_):
+    """Raise RoundError unless the round can be submitted: seats, deals or totals, consistent."""
+    count = round_.seats.count()
+    if count not in TABLE_SIZES:
+        raise RoundError(
+            "seats", f"Une manche se joue à {MIN_PLAYERS} ou {MAX_PLAYERS} joueurs (ici {count})."
+        )
+    if not round_.totals_only and not round_.deals.exists():
+        raise RoundError("deals", "Aucune donne n'est saisie.")
+    try:
+        score_stored_round(round_)
+    except ScoringError as error:
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+
+
+def _author(user):
+    """The block's history records name `user` (a logged-in account), else the request's user."""
+    return recorded_as(user) if getattr(user, "is_authenticated", False) else nullcontext()
+
+
+# --- lifecycle -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def submit_round(round_, user=None, *, version=None, reason="soumise pour homologation"):
+    lock_round(round_, version=version)
+    if round_.status != Round.DRAFT:
+        raise RoundError("status", "Seule une manche en brouillon peut être soumise.")
+    check_complete(round_)
+    bump(round_)
+    with _author(user):
+        round_.status = Round.SUBMITTED
+        round_._change_reason = reason
+        round_.save()
+        return store_scores(round_)
+
+
+@transaction.atomic
+def homologate_round(round_, user=None, *, version=None, reason="homologation"):
+    lock_round(round_, version=version)
+    if round_.status == Round.HOMOLOGATED:
+        raise RoundError("status", "Cette manche est déjà homologuée.")
+    check_complete(round_)
+    bump(round_)
+    round_.status = Round.HOMOLOGATED
+    round_.homologated_at = timezone.now()
+    round_.homologated_by = user
+    round_._change_reason = reason
+    with _author(user):  # outside a request too (commands, demo)
+        round_.save()
+        return store_scores(round_)
+
+
+@transaction.atomic
+def reopen_round(round_, user=None, reason="", *, version=None):
+    """Send a submitted round back to draft (a homologated one stays: it is corrected in place)."""
+    lock_round(round_, version=version)
+    if round_.status != Round.SUBMITTED:
+        raise RoundError("status", "Seule une manche soumise peut revenir en brouillon.")
+    bump(round_)
+    round_.status = Round.DRAFT
+    round_._change_reason = reason or "renvoyée en brouillon"
+    with _author(user):
+        round_.save()
+    return round_
+
+
+@transaction.atomic
+def delete_draft_round(round_, user=None, reason="", *, version=None):
+    """Delete a round entered by mistake: only while it is a draft, with a reason that the
+    round's history keeps with its author (a submitted round goes back to draft first)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
+    if len(reason) > REASON_MAX_LENGTH:
+        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
+    lock_round(round_, version=version)
+    if round_.status != Round.DRAFT:
+        raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")
+    with _author(user):
+        round_._change_reason = reason
+        round_.delete()
+
+
+# --- creating a round --------------------------------------------------------------------------------
+
+CREATION_REASON = "création de la manche"
+
+
+@transaction.atomic
+def create_round(
+    season,
+    players,
+    deals=(),
+    *,
+    totals=None,
+    colours=None,
+    number=None,
+    stage=Round.REGULAR,
+    table="",
+    date,
+    place="",
+    status=Round.DRAFT,
+    adjustments=(),
+    report=None,
+    user=None,
+    reason=CREATION_REASON,
+    status_reason=None,
+    key=None,
+):
+    """Store a round with everything a sheet holds, score it, all or nothing; return the Round.
+
+    - `players`: Players in seating order; `colours`: their chip colours in the same order
+      (`""` for none; default: the colours in the order of `scoring.vocabulary.COLOURS`);
+    - `deals`: dicts of player names, e.g. `{"dealer": "Alice", "taker": "Bruno", "contract":
+      "garde", "partner": "David", "bouts": 2, "points": 49, "poignees": [("Bruno", "simple")],
+      "miseres": ["Chloé"]}` (any other `Deal` field by its name, `kind` "played" by default);
+      or `totals` (name → total) for a round whose deals were not kept;
+    - `number`: None for the next free number of the stage (and table);
+    - `adjustments`: `(player, code, points or None for the catalogue's, note)`, the player a
+      Player or a name of `players`;
+    - `report`: `{"author": Player or name, "text": str, "filed_on": date or None}`;
+    - `status`: the round is then submitted (or homologated by `user`), `status_reason` (else the
+      usual one) going into its history;
+    - `user`: the author of every history record (and of the adjustments); `reason` the reason of
+      the creation records; `key` a form's one-time key (a double submit creates one round).
+
+    Every row is saved with its history record. Raises RoundError (a French message naming the
+    field) and then stores nothing.
+    """
+    with _author(user):
+        Season.objects.select_for_update().filter(pk=season.pk).first()  # one creation at a time
+        by_name = {player.name: player for player in players}
+        _check_creation(season, players, colours, totals, deals, date, place, stage, table)
+        if number is None:
+            number = next_round_number(season, stage, table)
+        problem = validators.bounds_problem(number, validators.ROUND_NUMBER)
+        if problem:
+            raise RoundError("number", validators.field_message("Numéro", problem))
+        if Round.objects.filter(season=season, stage=stage, table=table, number=number).exists():
+            raise RoundError("number", f"Numéro : la manche {number} existe déjà dans cette phase.")
+        round_ = Round(
+            season=season,
+            stage=stage,
+            table=table,
+            number=number,
+            date=date,
+            place=place,
+            totals_only=totals is not None,
+        )
+        round_._change_reason = reason
+        round_.save()
+        claim_key(round_, key)
+        colours = list(colours) if colours is not None else COLOURS[: len(players)]
+        for position, player in enumerate(players):
+            seat = Seat(
+                round=round_,
+                player=player,
+                position=position,
+                colour=colours[position] or "",
+                total=totals[player.name] if totals is not None else None,
+            )
+            seat._change_reason = reason
+            seat.save()
+        for number_, spec in enumerate(deals, 1):
+            deal = _deal_from_spec(round_, number_, spec, by_name)
+            deal._change_reason = reason
+            deal.save()
+        for who, code, points, note in adjustments:
+            _store_adjustment(round_, who, code, points, note, by_name, user, reason)
+        if report is not None:
+            _store_report(round_, report, by_name, reason)
+        scored_or_refused(round_, reason)
+        if status == Round.SUBMITTED:
+            submit_round(round_, user, reason=status_reason or "soumise pour homologation")
+        elif status == Round.HOMOLOGATED:
+            homologate_round(round_, user, reason=status_reason or "homologation")
+        elif status != Round.DRAFT:
+            raise RoundError("status", f"Statut : « {status} » inconnu.")
+    return round_
+
+
+def _check_creation(season, players, colours, totals, deals, date, place, stage, table):
+    count = len(players)
+    if count not in TABLE_SIZES:
+        raise RoundError(
+            "players", f"Joueurs : une manche se joue à {MIN_PLAYERS} ou {MAX_PLAYERS} joueurs (ici {count})."
+        )
+    names = [player.name for player in players]
+    if len(set(names)) != count:
+        raise RoundError("players", "Joueurs : un joueur ne s'assoit qu'une fois à la table.")
+    if colours is not None:
+        chosen = [colour for colour in colours if colour]
+        if len(colours) != count or any(colour not in COLOURS for colour in chosen):
+            raise RoundError("colours", "Couleurs : une couleur de jetons connue (ou aucune) par joueur.")
+        if len(set(chosen)) != len(chosen):
+            raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
+    if stage not in (Round.REGULAR, Round.PLAYOFF, Round.FINAL) or (stage == Round.PLAYOFF) != bool(table):
+        raise RoundError("stage", "Phase : une table de play-off pour un play-off, et seulement pour lui.")
+    problem = validators.round_date_problem(date, season.name, season.start_date, season.end_date)
+    if problem:
+        raise RoundError("date", validators.field_message("Date", problem))
+    problem = validators.name_problem(place) if place else None
+    if problem:
+        raise RoundError("place", validators.field_message("Lieu", problem))
+    if totals is not None:
+        if deals:
+            raise RoundError("totals", "Totaux : une manche a ses donnes ou ses totaux, pas les deux.")
+        if set(totals) != set(names):
+            raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
+        for name, total in totals.items():
+            problem = validators.bounds_problem(total, validators.ROUND_TOTAL)
+            if problem:
+                raise RoundError("totals", validators.field_message(f"Total de {name}", problem))
+        if sum(totals.values()) != 0:
+            raise RoundError(
+                "totals",
+                f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0).",
+            )
+    problem = validators.deal_number_problem(len(deals))
+    if problem:
+        raise RoundError("deals", validators.field_message("Donnes", problem))
+
+
+def _deal_from_spec(round_, number, spec, by_name):
+    spec = dict(spec)
+
+    def player(name):
+        try:
+            return by_name[name]
+        except KeyError:
+            raise RoundError("deals", f"Donne {number} : {name} n'est pas assis à cette table.") from None
+
+    fields = {"round": round_, "number": number, "dealer": player(spec.pop("dealer"))}
+    fields["kind"] = spec.pop("kind", Deal.PLAYED)
+    for role in ("taker", "partner"):
+        name = spec.pop(role, None)
+        fields[role] = player(name) if name else None
+    fields["poignees"] = [
+        {"player": player(name).pk, "size": size} for name, size in spec.pop("poignees", [])
+    ]
+    fields["miseres"] = [player(name).pk for name in spec.pop("miseres", [])]
+    for name in ("contract", "called", "petit_au_bout", "chelem_made_by"):
+        if name in spec and spec[name] is None:
+            spec[name] = ""
+    if spec.get("called_rank") is None:
+        spec.pop("called_rank", None)
+    return Deal(**fields, **spec)
+
+
+def _store_adjustment(round_, who, code, points, note, by_name, user, reason):
+    player = by_name.get(who) if isinstance(who, str) else who
+    if player is None:
+        raise RoundError("player", f"Bonus ou malus : {who} n'est pas un joueur inscrit.")
+    adjustment = checked_adjustment(round_, player, code, points, note or "", user)
+    adjustment._change_reason = reason
+    adjustment.save()
+
+
+def _store_report(round_, report, by_name, reason):
+    author = report["author"]
+    author = by_name.get(author) if isinstance(author, str) else author
+    if author is None:
+        raise RoundError("author", f"Compte-rendu, auteur : {report['author']} n'est pas à la table.")
+    text, filed_on = report.get("text") or "", report.get("filed_on")
+    stored = Report(round=round_, author=author, text=text, filed_on=filed_on)
+    check_text(stored.text)
+    stored._change_reason = reason
+    stored.save()
+
+
+# --- seats --------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_seat_totals(round_, totals, *, version=None, reason=None, user=None):
+    """Correct the totals of a round whose deals were not kept (`totals`: player id → total; they
+    must cancel out) and rescore it (ranks, championship lines)."""
+    lock_round(round_, version=version)
+    if not round_.totals_only:
+        raise RoundError("totals", "Cette manche a ses donnes : ses totaux en découlent.")
+    check_homologated_change(round_, reason)
+    seats = list(round_.seats.select_related("player").order_by("position"))
+    if set(totals) != {seat.player_id for seat in seats}:
+        raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
+    for seat in seats:
+        problem = validators.bounds_problem(totals[seat.player_id], validators.ROUND_TOTAL)
+        if problem:
+            raise RoundError("totals", validators.field_message(f"Total de {seat.player}", problem))
+    if sum(totals.values()) != 0:
+        raise RoundError(
+            "totals", f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0)."
+        )
+    reason = reason or "totaux corrigés"
+    bump(round_)
+    with _author(user):
+        for seat in seats:
+            if seat.total != totals[seat.player_id]:
+                seat.total = totals[seat.player_id]
+                seat._change_reason = reason
+                seat.save(update_fields=["total"])
+        return scored_or_refused(round_, reason)
+
+
+@transaction.atomic
+def set_seat_colours(round_, colours, *, version=None, reason=None, user=None):
+    """Give each seated player a chip colour (`colours`: player id → colour or "" for none); two
+    players may swap theirs. Returns the seats that changed."""
+    lock_round(round_, version=version)
+    check_homologated_change(round_, reason)
+    seats = list(round_.seats.select_related("player").order_by("position"))
+    chosen = [colours.get(seat.player_id, "") or "" for seat in seats]
+    if any(colour not in COLOURS for colour in chosen if colour):
+        raise RoundError("colours", "Couleurs : couleur de jetons inconnue.")
+    picked = [colour for colour in chosen if colour]
+    if len(set(picked)) != len(picked):
+        raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
+    changed = [seat for seat, colour in zip(seats, chosen, strict=True) if seat.colour != colour]
+    if not changed:
+        return []
+    bump(round_)
+    with _author(user):
+        # Free the colours first so that two players can swap theirs (one colour per seat).
+        Seat.objects.filter(pk__in=[seat.pk for seat in changed]).update(colour="")
+        for seat in changed:
+            seat.colour = colours.get(seat.player_id, "") or ""
+            seat._change_reason = reason or "couleurs des jetons"
+            seat.save(update_fields=["colour"])
+    return changed
+
+
+def next_round_number(season, stage=Round.REGULAR, table=""):
+    last = Round.objects.filter(season=season, stage=stage, table=table).order_by("-number").first()
+    return (last.number + 1) if last else 1
+
+
+def seats_in_order(round_):
+    return list(Seat.objects.filter(round=round_).select_related("player").order_by("position"))
+
+
+def next_deal_number(round_):
+    last = Deal.objects.filter(round=round_).order_by("-number").first()
+    return (last.number + 1) if last else 1

@@ -1,0 +1,31 @@
+"""A season's rulebook: change it and recompute every round of the season, all or nothing."""
+
+from django.db import transaction
+
+from championship.services.rounds import _author, required_reason, rescore_season
+from federation.models import Season
+from scoring.errors import ScoringError
+from scoring.rulebook import RulebookError, load_rulebook
+
+
+@transaction.atomic
+def update_season_rulebook(season, text, user=None, reason=""):
+    """Validate a season's new rulebook, save it and recompute the whole season, all or nothing.
+
+    Raises `RulebookError` (naming the field, in French), or `RoundError` without a reason
+    (it goes into the history of the season and of every round), and then nothing is saved.
+    """
+    load_rulebook(text)
+    reason = required_reason(reason)
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    season.rulebook_text = text
+    season._change_reason = reason
+    if getattr(user, "is_authenticated", False):
+        season._history_user = user
+    with _author(user):
+        season.save()
+    try:
+        rescore_season(season, reason, user)
+    except ScoringError as error:
+        raise RulebookError("rulebook", f"une manche ne peut plus être calculée ({error})") from error
+    return season

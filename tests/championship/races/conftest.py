@@ -1,0 +1,19 @@
+"""The races run against the database DATABASE_URL names, as it is (migrated here), never a
+test copy: `tests/championship/test_concurrency.py` starts them in a child process, on a file
+SQLite database or a PostgreSQL database of their own, so that threads share it for real."""
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+RACES = os.environ.get("TAROT_RACES") == "1"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_blocker):
+    if not RACES:  # collected by the whole suite: skipped there (see test_races.py)
+        return
+    with django_db_blocker.unblock():
+        call_command("migrate", verbosity=0)
+        call_command("flush", interactive=False, verbosity=0)
