@@ -11,6 +11,7 @@ raises `RoundError` (a stable `code`, a French message naming the field) when it
 from championship.services.adjustments import add_adjustment, delete_adjustment
 from championship.services.deals import DEAL_FIELDS, add_deal, change_deal, delete_deal
 from championship.services.errors import RoundError
+from championship.services.federation import create_season, register_player
 from championship.services.locking import last_change, lock_round
 from championship.services.reports import save_report
 from championship.services.rounds import (
@@ -52,6 +53,7 @@ __all__ = [
     "check_complete",
     "counts_for_championship",
     "create_round",
+    "create_season",
     "deal_input",
     "delete_adjustment",
     "delete_deal",
@@ -61,6 +63,7 @@ __all__ = [
     "lock_round",
     "next_deal_number",
     "next_round_number",
+    "register_player",
     "reopen_round",
     "required_reason",
     "rescore_round",
