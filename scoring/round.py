@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from scoring.deal import DealInput, DealResult, score_deal, validate_players
 from scoring.errors import ScoringError
+from scoring.french import of_name
 from scoring.rulebook import Rulebook
 from scoring.vocabulary import MISDEAL
 
@@ -133,9 +134,9 @@ def totals_only_round(players: Sequence[str], totals: Mapping[str, int]) -> Roun
             raise ScoringError("totals", f"{name} n'est pas assis à cette table")
     for name in seats:
         if name not in totals:
-            raise ScoringError("totals", f"il manque le total de {name}")
+            raise ScoringError("totals", f"il manque le total {of_name(name)}")
         if type(totals[name]) is not int:
-            raise ScoringError("totals", f"le total de {name} doit être un nombre entier")
+            raise ScoringError("totals", f"le total {of_name(name)} doit être un nombre entier")
     balance = sum(totals.values())
     if balance != 0:
         raise ScoringError("totals", f"les totaux doivent s'annuler (leur somme fait {balance})")

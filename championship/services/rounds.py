@@ -31,6 +31,7 @@ from scoring.championship import (
 )
 from scoring.deal import DealInput, Poignee
 from scoring.errors import ScoringError
+from scoring.french import of_name
 from scoring.round import score_round, totals_only_round
 from scoring.vocabulary import COLOURS, MAX_PLAYERS, MIN_PLAYERS, TABLE_SIZES
 
@@ -446,7 +447,7 @@ def _check_creation(season, players, colours, totals, deals, date, place, stage,
         for name, total in totals.items():
             problem = validators.bounds_problem(total, validators.ROUND_TOTAL)
             if problem:
-                raise RoundError("totals", validators.field_message(f"Total de {name}", problem))
+                raise RoundError("totals", validators.field_message(f"Total {of_name(name)}", problem))
         if sum(totals.values()) != 0:
             raise RoundError(
                 "totals",

@@ -39,6 +39,7 @@ from federation import validators
 from federation.models import SEASON_NAME
 from scoring.deal import DealInput, Poignee
 from scoring.french import num as french_number
+from scoring.french import of_name
 from scoring.rulebook import MAX_CARD_POINTS
 from scoring.vocabulary import (
     CALLED_RANKS,
@@ -562,7 +563,7 @@ class Sheet(_Part):
             problems += [
                 ((name,), f"{name} n'est pas assis à cette table") for name in value if name not in seated
             ]
-            problems += [((), f"il manque le total de {name}") for name in seated if name not in value]
+            problems += [((), f"il manque le total {of_name(name)}") for name in seated if name not in value]
         try:
             totals = handler(value)
         except ValidationError as error:

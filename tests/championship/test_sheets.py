@@ -462,7 +462,7 @@ INVALID_SHEETS = [
         change(["expected_totals", "Chloé"], 40),
         "champ « expected_totals » : Chloé : attendu 40, calculé 50",
     ),
-    ("expected-missing", change(["expected_totals", "Émile"], DELETE), "il manque le total de Émile"),
+    ("expected-missing", change(["expected_totals", "Émile"], DELETE), "il manque le total d'Émile"),
     ("unknown-key", change(["joueurs"], []), "champ « joueurs » : clé inconnue"),
 ]
 
@@ -520,7 +520,7 @@ def test_it_refuses_totals_that_miss_a_player_or_are_not_integers(season, player
     sheet["totals"]["Alice"] = 12.5
     messages = errors_of(sheet)
     assert "demo.json, champ « totals.Alice » : un nombre entier est attendu, pas 12,5" in messages
-    assert "demo.json, champ « totals » : il manque le total de Émile" in messages
+    assert "demo.json, champ « totals » : il manque le total d'Émile" in messages
 
 
 def test_it_gives_line_and_column_of_malformed_json(season, players):

@@ -236,3 +236,13 @@ def test_it_always_sums_a_round_to_zero_and_balances_the_pot(table_and_deals):
         assert outcome.pot_after == outcome.pot_before + put_in - taken
         assert (outcome.pot_before == 0) == (sum(outcome.antes.values()) == 10 * len(seats))
         assert sum(outcome.result.shares.values()) == 0
+
+
+@pytest.mark.parametrize(
+    "missing, message",
+    [("Émile", "il manque le total d'Émile"), ("Bruno", "il manque le total de Bruno")],
+)
+def test_it_names_a_missing_total_with_the_right_elision(missing, message):
+    totals = {name: 0 for name in ["Alice", "Bruno", "Chloé", "David", "Émile"] if name != missing}
+    with pytest.raises(ScoringError, match=message):
+        totals_only_round(["Alice", "Bruno", "Chloé", "David", "Émile"], totals)
