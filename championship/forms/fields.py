@@ -15,11 +15,9 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship.models import COLOURS
 from federation import validators
 
 MOTIF_MAX_LENGTH = 100  # django-simple-history keeps at most 100 characters of a change reason
-COLOUR_LABELS = dict(COLOURS)
 MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
 
 

@@ -7,8 +7,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from championship import choices
+from championship.choices import COLOUR_LABELS
 from championship.forms.fields import (
-    COLOUR_LABELS,
     MOTIF_MAX_LENGTH,
     BoundedIntegerField,
     TextField,

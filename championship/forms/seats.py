@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext
 
+from championship.choices import COLOUR_LABELS
 from championship.forms.fields import (
-    COLOUR_LABELS,
     BoundedIntegerField,
     MotifMixin,
     unbalanced_totals,
