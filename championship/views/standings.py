@@ -15,15 +15,10 @@ from django_tables2.export import TableExport
 
 from championship.cup import cup_champion
 from championship.forms import RulebookForm, refused
+from championship.player_charts import cumulative_points, points_chart
+from championship.players import player_history, player_season_detail, player_statistics
 from championship.services import update_season_rulebook
-from championship.standings import (
-    cumulative_points,
-    player_history,
-    player_season_detail,
-    player_statistics,
-    points_chart,
-    season_standings,
-)
+from championship.standings import season_standings
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
