@@ -1,4 +1,4 @@
-"""Comptes-rendus: the report page, its form (the author, or the board), its PDF, and the season's
+"""Comptes-rendus: the report page, its editing (the author, or the board), its PDF, and the season's
 standings bulletin as a PDF.
 
 Anyone reads the report of a homologated round; before homologation only the author, the

@@ -1,5 +1,5 @@
 """Standings pages: the season's ranking, each player's points explained, awards, seasons, the
-player's history, and the board's rulebook form (a change recomputes the season)."""
+player's history, and the board's rulebook page (a change recomputes the season)."""
 
 import datetime
 
