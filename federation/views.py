@@ -8,9 +8,10 @@ the reports those rounds wait for; a round's designated writer sees the report h
 from django.shortcuts import render
 
 from championship.cup import cup_state
+from championship.lateness import default_as_of
 from championship.models import Round
 from championship.reports import reports_due
-from championship.standings import default_as_of, season_standings
+from championship.standings import season_standings
 from federation.context_processors import current_season
 from federation.models import Official, Season
 from federation.roles import can_enter_rounds, player_of

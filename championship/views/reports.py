@@ -1,4 +1,4 @@
-"""Comptes-rendus: the report page, its form (the author, or the board), its PDF, and the season's
+"""Comptes-rendus: the report page, its editing (the author, or the board), its PDF, and the season's
 standings bulletin as a PDF.
 
 Anyone reads the report of a homologated round; before homologation only the author, the
@@ -8,21 +8,20 @@ the board writes or edits any report and may change its author and filing date.
 
 import datetime
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.models import Report, Round
+from championship.forms import BoardReportForm, ReportForm
+from championship.models import Round
 from championship.pdf import PdfRenderError, stored_pdf
 from championship.reports import (
     bulletin_context,
@@ -32,10 +31,9 @@ from championship.reports import (
     report_display,
     report_filename,
     report_of,
-    validate_report_text,
 )
 from championship.services import RoundError, save_report
-from federation.models import Player, Season
+from federation.models import Season
 from federation.roles import can_enter_rounds, is_board, player_of
 
 
@@ -71,63 +69,6 @@ def _get_report_round_for_writer(request, pk):
             gettext("Seuls l'auteur désigné du compte-rendu et la Direction peuvent l'écrire.")
         )
     return round_
-
-
-class NarrativeField(forms.CharField):
-    """The Markdown of a report, its line breaks counted as one character (browsers send CRLF)."""
-
-    def to_python(self, value):
-        return super().to_python(value).replace("\r\n", "\n")
-
-
-class ReportForm(forms.Form):
-    # The report's version the form was read at (0: none yet); a stale one is refused.
-    version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    text = NarrativeField(
-        label="Récit (Markdown)",
-        widget=forms.Textarea(attrs={"rows": 18}),
-        strip=True,
-        error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
-        validators=[validate_report_text],
-        help_text="Markdown : **gras**, *italique*, listes avec « - », citations avec « > », liens "
-        "[texte](https://…), tableaux. Le HTML, les scripts et les images ne sont pas repris. "
-        f"{Report.TEXT_MAX_LABEL} caractères au plus.",
-    )
-
-
-class BoardReportForm(ReportForm):
-    author = forms.ModelChoiceField(
-        label="Auteur",
-        queryset=Player.objects.none(),
-        error_messages={
-            "required": "Auteur : choisissez l'auteur du compte-rendu.",
-            "invalid_choice": "Auteur : choisissez un joueur de la table.",
-        },
-    )
-    filed_on = forms.DateField(
-        label="Rendu le",
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"invalid": "Rendu le : date invalide (format AAAA-MM-JJ)."},
-        help_text="Laissez vide : la date du jour au premier dépôt, inchangée ensuite.",
-    )
-
-    def __init__(self, *args, round_, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.round = round_
-        self.fields["author"].queryset = Player.objects.filter(seats__round=round_).order_by("name")
-
-    def clean_filed_on(self):
-        filed_on = self.cleaned_data.get("filed_on")
-        if filed_on is None:
-            return None
-        if filed_on < self.round.date:
-            raise forms.ValidationError(
-                f"Rendu le : la date ne peut pas précéder la manche ({self.round.date:%d/%m/%Y})."
-            )
-        if filed_on > timezone.localdate():
-            raise forms.ValidationError("Rendu le : la date ne peut pas être dans le futur.")
-        return filed_on
 
 
 @require_GET

@@ -14,7 +14,7 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.forms_sheets import SheetUploadForm
+from championship.forms import SheetUploadForm
 from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, sheet_filename
 from federation.models import Season

@@ -1,36 +1,30 @@
 """Standings pages: the season's ranking, each player's points explained, awards, seasons, the
-player's history, and the board's rulebook form (a change recomputes the season)."""
+player's history, and the board's rulebook page (a change recomputes the season)."""
 
 import datetime
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from championship.cup import cup_champion
-from championship.services import REASON_MAX_LENGTH, update_season_rulebook
-from championship.standings import (
-    cumulative_points,
-    player_history,
-    player_season_detail,
-    player_statistics,
-    points_chart,
-    season_standings,
-)
+from championship.forms import RulebookForm, refused
+from championship.player_charts import cumulative_points, points_chart
+from championship.players import player_history, player_season_detail, player_statistics
+from championship.services import update_season_rulebook
+from championship.standings import season_standings
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
 from scoring.awards import AWARDS
 from scoring.french import num, of_name, ordinal, signed
-from scoring.rulebook import RulebookError, load_rulebook
+from scoring.rulebook import RulebookError
 
 
 def _get_season(name):
@@ -180,41 +174,6 @@ def player(request, pk):
         "stats": player_statistics(player),
     }
     return render(request, "championship/standings/player.html", context)
-
-
-class RulebookForm(forms.Form):
-    rulebook_text = forms.CharField(
-        label=_("Règlement de la saison (TOML)"),
-        widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false", "wrap": "off", "class": "code"}),
-        strip=False,
-    )
-    reason = forms.CharField(
-        label=_("Motif de la modification"),
-        max_length=REASON_MAX_LENGTH,
-        help_text=_(
-            "Obligatoire : il est inscrit à l'historique de la saison et de chaque manche recalculée."
-        ),
-        error_messages={
-            "required": _(
-                "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
-                "et de chaque manche recalculée."
-            ),
-            "max_length": _("Motif de la modification : %(limit_value)d caractères au plus."),
-        },
-    )
-
-    def clean_rulebook_text(self):
-        """Checked here too, so that a bad rulebook and a missing reason show at once."""
-        text = self.cleaned_data["rulebook_text"]
-        try:
-            load_rulebook(text)
-        except RulebookError as error:
-            raise forms.ValidationError(refused(error)) from error
-        return text
-
-
-def refused(error):
-    return f"Règlement refusé, rien n'est enregistré — {error}"
 
 
 @login_required

@@ -4,7 +4,7 @@ import datetime
 import re
 
 from championship.models import Report, Round
-from championship.standings import update_season_rulebook
+from championship.services import update_season_rulebook
 from federation.models import Player
 from tests.factories import make_round
 

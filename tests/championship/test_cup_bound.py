@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from championship.cup import season_outlook, season_statuses, status_rows
 from championship.models import ChampionshipLine, Report, Round
-from championship.standings import season_standings, update_season_rulebook
+from championship.services import update_season_rulebook
+from championship.standings import season_standings
 from federation.models import Player, Season
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from tests.championship.cup_helpers import play_totals, round_limits

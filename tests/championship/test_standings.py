@@ -13,12 +13,9 @@ from django.core.management import CommandError, call_command
 from championship.cup import cup_champion
 from championship.lateness import report_author
 from championship.models import Adjustment, ChampionshipLine, Report, Round
-from championship.services import homologate_round, rescore_round
-from championship.standings import (
-    player_season_detail,
-    season_standings,
-    update_season_rulebook,
-)
+from championship.players import player_season_detail
+from championship.services import homologate_round, rescore_round, update_season_rulebook
+from championship.standings import season_standings
 from scoring.rulebook import RulebookError
 from tests.factories import make_round
 

@@ -1,0 +1,30 @@
+"""The competition's forms, one module each: a round (rounds), a deal (deals), a bonus or malus
+(adjustments), a round's seat totals and colours (seats), the motif of a deletion (deletions),
+a report (reports), a season's rulebook (rulebook), a sheet upload (sheets); what they share in
+fields. Forms validate input and write nothing: views hand their cleaned data to a service."""
+
+from championship.forms.adjustments import AdjustmentForm
+from championship.forms.deals import DealForm, parse_points
+from championship.forms.deletions import MotifForm
+from championship.forms.reports import BoardReportForm, ReportForm
+from championship.forms.rounds import STAGE_CHOICES, RoundCreateForm, RoundDeleteForm
+from championship.forms.rulebook import RulebookForm, refused
+from championship.forms.seats import SeatColoursForm, SeatTotalsForm
+from championship.forms.sheets import SheetUploadForm
+
+__all__ = [
+    "STAGE_CHOICES",
+    "AdjustmentForm",
+    "BoardReportForm",
+    "DealForm",
+    "MotifForm",
+    "ReportForm",
+    "RoundCreateForm",
+    "RoundDeleteForm",
+    "RulebookForm",
+    "SeatColoursForm",
+    "SeatTotalsForm",
+    "SheetUploadForm",
+    "parse_points",
+    "refused",
+]

@@ -1,0 +1,389 @@
+"""The deal form: add the next deal of a round or correct one.
+
+Every error names the deal number and its field in French. A deal is validated by the scoring
+engine itself: the form builds the candidate list of deals and scores the round with it, then
+attaches the engine's `ScoringError` to the matching field.
+"""
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from championship import choices
+from championship.forms.fields import MotifMixin, key_field, version_field
+from championship.models import Deal
+from championship.services import DEAL_FIELDS, next_deal_number, score_stored_round
+from federation import validators
+from federation.models import Player
+from scoring.errors import ScoringError
+from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
+
+SOLO = "seul"
+FIELD_LABELS = {
+    "kind": _("type"),
+    "dealer": _("donneur"),
+    "taker": _("preneur"),
+    "partner": _("appelé"),
+    "contract": _("contrat"),
+    "called": _("roi appelé"),
+    "called_rank": _("dame appelée"),
+    "bouts": _("bouts"),
+    "points": _("points"),
+    "poignees": _("poignées"),
+    "miseres": _("misères"),
+    "petit_au_bout": _("petit au bout"),
+    "chelem_announced": _("chelem annoncé"),
+    "chelem_made_by": _("chelem réalisé"),
+    "players": _("joueurs"),
+    "motif": _("motif"),
+}
+# Engine field -> form field (poignées are placed on the select of the player concerned).
+ENGINE_FIELDS = {"called_rank": "called_dame"}
+NOT_PLAYED = choices.NOT_PLAYED_PHRASES
+PLAYED_ONLY = [
+    "taker",
+    "contract",
+    "called",
+    "called_dame",
+    "partner",
+    "bouts",
+    "points",
+    "miseres",
+    "petit_au_bout",
+    "chelem_announced",
+    "chelem_made_by",
+]
+ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
+
+
+def parse_points(text):
+    """Card points as typed on a phone: "44,5", "44.5", " 49 " -> Decimal; "" -> None."""
+    text = (text or "").strip().replace(" ", "").replace(",", ".")
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(text) from None
+    if not value.is_finite():
+        raise ValueError(text)
+    return value
+
+
+class PlayerField(forms.CharField):
+    """A player given by id. Any registered player passes, so that the engine can say who is
+    not seated; `special` values (e.g. « seul ») pass through unchanged."""
+
+    def __init__(self, *args, special=(), **kwargs):
+        self.special = special
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        if value in self.special:
+            return value
+        player = Player.objects.filter(pk=value).first() if str(value).isdigit() else None
+        if player is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return player
+
+
+class PlayersField(forms.MultipleChoiceField):
+    """Several players by id (checkboxes); duplicates and players not seated reach the engine."""
+
+    def valid_value(self, value):
+        return str(value).isdigit()
+
+    def clean(self, value):
+        values = super().clean(value)
+        players = Player.objects.in_bulk([int(v) for v in values])
+        if any(int(v) not in players for v in values):
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return [players[int(v)] for v in values]
+
+
+class DealForm(MotifMixin, forms.Form):
+    """Add the next deal of a round (`deal=None`) or correct `deal`."""
+
+    kind = forms.CharField(
+        label=_("Donne"), initial=Deal.PLAYED, widget=forms.RadioSelect(choices=Deal.KINDS)
+    )
+    dealer = PlayerField(label=_("Donneur"))
+    taker = PlayerField(label=_("Preneur"), required=False)
+    contract = forms.CharField(
+        label=_("Contrat"),
+        required=False,
+        widget=forms.RadioSelect(choices=[("", "—"), *Deal.CONTRACTS]),
+    )
+    called = forms.CharField(
+        label=_("Roi appelé"),
+        required=False,
+        help_text=_("À 5 joueurs seulement."),
+        # « couleur » is a card suit here, a chip colour elsewhere: English needs two words.
+        widget=forms.Select(choices=[("", pgettext_lazy("card suit", "— couleur —")), *Deal.SUITS]),
+    )
+    called_dame = forms.BooleanField(label=_("Dame appelée (4 rois en main)"), required=False)
+    partner = PlayerField(
+        label=_("Appelé"),
+        required=False,
+        special=(SOLO,),
+        # Non-breaking spaces inside « » written as such: xgettext keeps a \u escape as is.
+        help_text=_("À 5 joueurs seulement ; « seul » si personne."),
+    )
+    bouts = forms.IntegerField(
+        label=_("Bouts"),
+        required=False,
+        widget=forms.RadioSelect(choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")]),
+    )
+    points = forms.CharField(
+        label=_("Points du preneur"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(
+            attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": _("ex. 44,5")}
+        ),
+    )
+    miseres = PlayersField(label=_("Misères"), required=False, widget=forms.CheckboxSelectMultiple)
+    petit_au_bout = forms.CharField(
+        label=_("Petit au bout"),
+        required=False,
+        widget=forms.RadioSelect(choices=[("", _("non")), *choices.SIDES]),
+    )
+    chelem_announced = forms.BooleanField(label=_("Chelem annoncé"), required=False)
+    chelem_made_by = forms.CharField(
+        label=_("Chelem réalisé par"),
+        required=False,
+        widget=forms.RadioSelect(choices=[("", _("personne")), *choices.SIDES_WITH_ARTICLE]),
+    )
+
+    def __init__(self, round_, *args, deal=None, **kwargs):
+        self.round = round_
+        self.deal = deal
+        self.number = deal.number if deal is not None else next_deal_number(round_)
+        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        self.five = len(self.seats) == MAX_PLAYERS
+        if deal is not None and "initial" not in kwargs:
+            kwargs["initial"] = self.initial_from(deal)
+            positions = {seat.player_id: seat.position for seat in self.seats}
+            for item in deal.poignees:
+                if item["player"] in positions:
+                    kwargs["initial"][f"poignee_{positions[item['player']]}"] = item["size"]
+        super().__init__(*args, **kwargs)
+        self.rules = round_.season.rulebook.deal
+        seat_choices = [(seat.player_id, seat.player.name) for seat in self.seats]
+        self.fields["dealer"].widget = forms.Select(choices=[("", gettext("— donneur —")), *seat_choices])
+        self.fields["taker"].widget = forms.Select(choices=[("", gettext("— preneur —")), *seat_choices])
+        self.fields["partner"].widget = forms.Select(
+            choices=[("", gettext("— appelé —")), (SOLO, gettext("seul")), *seat_choices]
+        )
+        self.fields["miseres"].choices = seat_choices
+        if not self.five:
+            self.fields["partner"].widget = forms.HiddenInput()
+            self.fields["called"].widget = forms.HiddenInput()
+            self.fields["called_dame"].widget = forms.HiddenInput()
+        thresholds = self.rules.poignee_thresholds[len(self.seats)] if self.seats else {}
+        sizes = [("", "—")] + [
+            (size, gettext("%(size)s (%(count)s atouts)") % {"size": size, "count": count})
+            for size, count in thresholds.items()
+        ]
+        for seat in self.seats:
+            self.fields[f"poignee_{seat.position}"] = forms.CharField(
+                label=seat.player.name, required=False, widget=forms.Select(choices=sizes)
+            )
+        if deal is None:
+            self.fields["dealer"].initial = self.expected_dealer()
+            self.fields["key"] = key_field()
+        else:
+            self.fields["version"] = version_field(round_.version)
+        self.add_motif(round_)
+        self._french_errors()
+
+    def say(self, field, message):
+        """An error naming the deal and the field: « Donne 3, points : … »."""
+        return gettext("Donne %(number)s, %(field)s : %(message)s") % {
+            "number": self.number,
+            "field": FIELD_LABELS.get(field, field),
+            "message": message,
+        }
+
+    def _french_errors(self):
+        messages = {
+            "kind": {"required": gettext("le type de donne est obligatoire")},
+            "dealer": {
+                "required": gettext("le donneur est obligatoire"),
+                "invalid": gettext("joueur inconnu"),
+            },
+            "taker": {"invalid": gettext("joueur inconnu")},
+            "partner": {"invalid": gettext("joueur inconnu")},
+            "bouts": {"invalid": gettext("un nombre entier de 0 à 3 est attendu")},
+            "points": {"max_length": gettext("un nombre est attendu, par exemple 44,5")},
+            "miseres": {
+                "invalid_choice": gettext("joueur inconnu"),
+                "invalid_list": gettext("liste de joueurs attendue"),
+            },
+        }
+        for name, errors in messages.items():
+            for code, message in errors.items():
+                self.fields[name].error_messages[code] = self.say(name, message)
+
+    @staticmethod
+    def initial_from(deal):
+        partner = deal.partner_id or (SOLO if deal.kind == Deal.PLAYED else "")
+        initial = {
+            "kind": deal.kind,
+            "dealer": deal.dealer_id,
+            "taker": deal.taker_id,
+            "contract": deal.contract,
+            "called": deal.called,
+            "called_dame": deal.called_rank == QUEEN,
+            "partner": partner,
+            "bouts": deal.bouts,
+            "points": str(deal.points).replace(".", ",").removesuffix(",0")
+            if deal.points is not None
+            else "",
+            "miseres": [str(pk) for pk in deal.miseres],
+            "petit_au_bout": deal.petit_au_bout,
+            "chelem_announced": deal.chelem_announced,
+            "chelem_made_by": deal.chelem_made_by,
+        }
+        return initial
+
+    def expected_dealer(self):
+        """The next dealer by rotation: the right-hand neighbour, or the same after a misdeal."""
+        if not self.seats:
+            return None
+        last = self.round.deals.order_by("-number").first()
+        if last is None:
+            return self.seats[0].player_id
+        order = [seat.player_id for seat in self.seats]
+        if last.dealer_id not in order or last.kind == Deal.MISDEAL:
+            return last.dealer_id
+        return order[(order.index(last.dealer_id) + 1) % len(order)]
+
+    def poignee_fields(self):
+        return [self[f"poignee_{seat.position}"] for seat in self.seats]
+
+    def clean_points(self):
+        try:
+            return parse_points(self.cleaned_data.get("points"))
+        except ValueError:
+            raise forms.ValidationError(
+                self.say("points", gettext("un nombre est attendu, par exemple 44,5"))
+            ) from None
+
+    def clean(self):
+        data = super().clean()
+        if problem := validators.deal_number_problem(self.number):
+            self.add_error(
+                None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
+            )
+        if self.errors:
+            return data
+        if data["kind"] in NOT_PLAYED and self._refuse_played_fields(data):
+            return data
+        if (
+            data["kind"] == Deal.PLAYED
+            and self.five
+            and data.get("partner") is None
+            and data.get("taker") is not None
+        ):
+            self.add_error(
+                "partner",
+                self.say("partner", gettext("choisissez l'appelé, ou « seul » si le preneur joue seul")),
+            )
+            return data
+        self.candidate = self.build_deal(data)
+        deals = [deal for deal in self.round.deals.order_by("number") if deal.number != self.number]
+        deals.insert(self.number - 1, self.candidate)
+        try:
+            score_stored_round(self.round, deals=deals)
+        except ScoringError as error:
+            self.attach(error)
+        return data
+
+    def _refuse_played_fields(self, data):
+        """A passed deal, a petit sec or a misdeal has only a dealer: name every field filled."""
+        phrase = NOT_PLAYED[data["kind"]]
+        filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
+        filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
+        for name in filled:
+            label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
+            self.add_error(name, self.say(label, gettext("sans objet pour %(phrase)s") % {"phrase": phrase}))
+        return bool(filled)
+
+    def build_deal(self, data):
+        partner = data.get("partner")
+        poignees = []
+        for seat in self.seats:
+            size = data.get(f"poignee_{seat.position}")
+            if size:
+                poignees.append({"player": seat.player_id, "size": size})
+        return Deal(
+            round=self.round,
+            number=self.number,
+            kind=data["kind"],
+            dealer=data["dealer"],
+            taker=data.get("taker"),
+            contract=data.get("contract") or "",
+            called=data.get("called") or "",
+            called_rank=QUEEN if data.get("called_dame") else KING,
+            partner=partner if isinstance(partner, Player) else None,
+            bouts=data.get("bouts"),
+            points=data.get("points"),
+            poignees=poignees,
+            miseres=[player.pk for player in data.get("miseres") or []],
+            petit_au_bout=data.get("petit_au_bout") or "",
+            chelem_announced=bool(data.get("chelem_announced")),
+            chelem_made_by=data.get("chelem_made_by") or "",
+        )
+
+    def attach(self, error):
+        """Put an engine error on the matching form field, in French, with the deal number."""
+        if error.deal_number not in (None, self.number):
+            label = FIELD_LABELS.get(error.field, error.field)
+            message = gettext("Donne %(number)s, %(field)s : %(message)s") % {
+                "number": error.deal_number,
+                "field": label,
+                "message": error.message,
+            }
+            self.add_error(None, message)
+            return
+        field = ENGINE_FIELDS.get(error.field, error.field)
+        if error.field == "poignees":
+            field = self._poignee_field_in_error()
+        if field not in self.fields:
+            field = None
+        self.add_error(field, self.say(error.field, self._with_names(error.message)))
+
+    def _with_names(self, message):
+        """The engine knows only the seated players by name: name the others too."""
+        data = self.cleaned_data
+        people = [data.get("dealer"), data.get("taker"), data.get("partner"), *(data.get("miseres") or [])]
+        for person in people:
+            if isinstance(person, Player):
+                message = message.replace(f"joueur n°{person.pk} ", f"{person.name} ")
+        return message
+
+    def _poignee_field_in_error(self):
+        allowed = self.rules.poignee_thresholds.get(len(self.seats), {})
+        shown = [seat for seat in self.seats if self.cleaned_data.get(f"poignee_{seat.position}")]
+        for seat in shown:
+            if self.cleaned_data[f"poignee_{seat.position}"] not in allowed:
+                return f"poignee_{seat.position}"
+        return f"poignee_{shown[0].position}" if shown else None
+
+    def deal_fields(self):
+        """The deal's model values for `services.add_deal` or `services.change_deal`."""
+        return {name: getattr(self.candidate, name) for name in DEAL_FIELDS}
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
+
+    @property
+    def key(self):
+        return self.cleaned_data.get("key")

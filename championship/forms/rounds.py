@@ -1,0 +1,239 @@
+"""Forms of a round as a whole: creating one (players, colours, totals) and deleting a draft."""
+
+from django import forms
+from django.utils import timezone
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from championship import choices
+from championship.choices import COLOUR_LABELS
+from championship.forms.fields import (
+    MOTIF_MAX_LENGTH,
+    BoundedIntegerField,
+    TextField,
+    key_field,
+    unbalanced_totals,
+)
+from championship.models import COLOURS, Round
+from championship.services import next_round_number
+from federation import validators
+from federation.models import Player
+from scoring.vocabulary import FINAL, MAX_PLAYERS, PLAYOFF, PLAYOFF_TABLES, REGULAR, TABLE_SIZES
+
+STAGE_CHOICES = [
+    (REGULAR, capfirst(dict(choices.STAGES)[REGULAR])),
+    *(
+        (f"{PLAYOFF}:{table}", format_lazy(_("Play-off, table {table}"), table=table))
+        for table in PLAYOFF_TABLES
+    ),
+    (FINAL, capfirst(dict(choices.STAGES)[FINAL])),
+]
+# French names of the engine's fields, as the errors name them.
+
+
+class RoundCreateForm(forms.Form):
+    ROWS = MAX_PLAYERS
+
+    date = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
+    )
+    place = TextField(field_name=_("Lieu"), formula=True, label=_("Lieu"), max_length=120, required=False)
+    stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial=REGULAR)
+    number = BoundedIntegerField(
+        field_name=_("Numéro"),
+        bounds=validators.ROUND_NUMBER,
+        label=_("Numéro"),
+        required=False,
+        error_messages={"invalid": _("Numéro : un nombre entier.")},
+    )
+    totals_only = forms.BooleanField(
+        label=_("Totaux seuls (les donnes n'ont pas été gardées)"),
+        required=False,
+    )
+
+    def __init__(self, season, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["key"] = key_field()
+        self.season = season
+        next_number = next_round_number(season)
+        self.fields["number"].help_text = gettext(
+            "Vide : le prochain numéro libre (%(number)s en saison régulière)."
+        ) % {"number": next_number}
+        self.fields["number"].widget.attrs["placeholder"] = str(next_number)
+        self.fields["date"].initial = timezone.localdate()
+        players = Player.objects.order_by("-active", "name")
+        for row in range(1, self.ROWS + 1):
+            values = {"row": row}
+            if row == self.ROWS:
+                label = gettext("Place %(row)s (à 5 joueurs)") % values
+            else:
+                label = gettext("Place %(row)s") % values
+            self.fields[f"player_{row}"] = forms.ModelChoiceField(
+                label=label,
+                queryset=players,
+                required=False,
+                empty_label=gettext("— joueur —"),
+                error_messages={"invalid_choice": gettext("Joueur %(row)s : joueur inconnu.") % values},
+            )
+            self.fields[f"colour_{row}"] = forms.ChoiceField(
+                label=gettext("Jetons %(row)s") % values,
+                choices=[("", gettext("— couleur —")), *COLOURS],
+                required=False,
+                initial=COLOURS[row - 1][0],
+                error_messages={"invalid_choice": gettext("Couleur %(row)s : couleur inconnue.") % values},
+            )
+            self.fields[f"total_{row}"] = BoundedIntegerField(
+                field_name=gettext("Total %(row)s") % values,
+                bounds=validators.ROUND_TOTAL,
+                label=gettext("Total %(row)s") % values,
+                required=False,
+                widget=forms.NumberInput(attrs={"placeholder": gettext("total (ex. -120)")}),
+                error_messages={
+                    "invalid": gettext("Total %(row)s : un nombre entier (négatif permis).") % values
+                },
+            )
+
+    def rows(self):
+        """The bound fields of each seat row, for the template."""
+        return [
+            (row, self[f"player_{row}"], self[f"colour_{row}"], self[f"total_{row}"])
+            for row in range(1, self.ROWS + 1)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date") is not None:
+            season = self.season
+            problem = validators.round_date_problem(
+                data["date"], season.name, season.start_date, season.end_date
+            )
+            if problem:
+                self.add_error("date", validators.field_message(gettext("Date"), problem))
+        stage, _sep, table = data.get("stage", REGULAR).partition(":")
+        data["stage_code"], data["table"] = stage, table
+        seated = []
+        for row in range(1, self.ROWS + 1):
+            player = data.get(f"player_{row}")
+            if player is None:
+                if data.get(f"total_{row}") is not None:
+                    self.add_error(
+                        f"player_{row}",
+                        gettext("Joueur %(row)s : choisissez le joueur de ce total.") % {"row": row},
+                    )
+                continue
+            seated.append((row, player, data.get(f"colour_{row}", ""), data.get(f"total_{row}")))
+        self._check_players(seated)
+        self._check_colours(seated)
+        if data.get("totals_only"):
+            self._check_totals(seated)
+        else:
+            for row, _player, _colour, total in seated:
+                if total is not None:
+                    self.add_error(
+                        f"total_{row}",
+                        gettext(
+                            "Total %(row)s : à remplir seulement pour une manche « totaux seuls » "
+                            "(cochez la case)."
+                        )
+                        % {"row": row},
+                    )
+        number = data.get("number")
+        if (
+            number
+            and Round.objects.filter(season=self.season, stage=stage, table=table, number=number).exists()
+        ):
+            self.add_error(
+                "number",
+                gettext("Numéro : la manche %(number)s existe déjà dans cette phase.") % {"number": number},
+            )
+        data["seated"] = seated
+        return data
+
+    def _check_players(self, seated):
+        count = len(seated)
+        if count not in TABLE_SIZES:
+            empty = next(
+                (row for row in range(1, self.ROWS + 1) if self.cleaned_data.get(f"player_{row}") is None),
+                self.ROWS,
+            )
+            # French puts 0 in the singular (« 0 choisi »), as 1: gettext's fallback would not.
+            message = ngettext(
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisi).",
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisis).",
+                count if count > 1 else 1,
+            )
+            self.add_error(f"player_{empty}", message % {"count": count})
+        first_row = {}
+        for row, player, _colour, _total in seated:
+            if player.pk in first_row:
+                self.add_error(
+                    f"player_{row}",
+                    gettext("Joueur %(row)s : %(player)s est déjà assis à la place %(first)s.")
+                    % {"row": row, "player": player, "first": first_row[player.pk]},
+                )
+            else:
+                first_row[player.pk] = row
+
+    def _check_colours(self, seated):
+        first_row = {}
+        for row, _player, colour, _total in seated:
+            if not colour:
+                continue
+            if colour in first_row:
+                self.add_error(
+                    f"colour_{row}",
+                    gettext("Couleur %(row)s : les jetons %(colour)s sont déjà à la place %(first)s.")
+                    % {"row": row, "colour": COLOUR_LABELS[colour], "first": first_row[colour]},
+                )
+            else:
+                first_row[colour] = row
+
+    def _check_totals(self, seated):
+        missing = False
+        for row, player, _colour, total in seated:
+            if total is None:
+                missing = True
+                if f"total_{row}" in self.errors:  # typed but refused (not a number, out of bounds)
+                    continue
+                self.add_error(
+                    f"total_{row}",
+                    gettext("Total %(row)s : le total de %(player)s est obligatoire.")
+                    % {"row": row, "player": player},
+                )
+        if not missing and seated:
+            error = unbalanced_totals(total for _row, _player, _colour, total in seated)
+            if error:
+                self.add_error(None, error)
+
+    def creation(self):
+        """The arguments of `services.create_round` for this valid form (but the author)."""
+        data = self.cleaned_data
+        seated = data["seated"]
+        totals = {player.name: total for _row, player, _colour, total in seated}
+        return {
+            "season": self.season,
+            "players": [player for _row, player, _colour, _total in seated],
+            "colours": [colour or "" for _row, _player, colour, _total in seated],
+            "totals": totals if data.get("totals_only") else None,
+            "number": data.get("number") or None,
+            "stage": data["stage_code"],
+            "table": data["table"],
+            "date": data["date"],
+            "place": data.get("place", ""),
+            "key": data.get("key"),
+        }
+
+
+class RoundDeleteForm(forms.Form):
+    """Deleting a draft round: the reason, kept in the round's history."""
+
+    motif = TextField(
+        field_name=_("Motif"),
+        label=_("Motif de la suppression"),
+        max_length=MOTIF_MAX_LENGTH,
+        help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
+        error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
+    )

@@ -1,0 +1,103 @@
+"""Correcting a round's seats: the totals of a round whose deals were not kept, the chip colours."""
+
+from django import forms
+from django.utils.translation import gettext
+
+from championship.choices import COLOUR_LABELS
+from championship.forms.fields import (
+    BoundedIntegerField,
+    MotifMixin,
+    unbalanced_totals,
+    version_field,
+)
+from championship.models import COLOURS
+from federation import validators
+
+
+class SeatTotalsForm(MotifMixin, forms.Form):
+    """Correcting the totals of a round whose deals were not kept; they must sum to zero."""
+
+    def __init__(self, round_, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        for seat in self.seats:
+            self.fields[f"total_{seat.position}"] = BoundedIntegerField(
+                field_name=gettext("Total de %(player)s") % {"player": seat.player},
+                bounds=validators.ROUND_TOTAL,
+                label=seat.player.name,
+                initial=seat.total,
+                error_messages={
+                    "required": gettext("Total de %(player)s : obligatoire.") % {"player": seat.player},
+                    "invalid": gettext("Total de %(player)s : un nombre entier est attendu.")
+                    % {"player": seat.player},
+                },
+            )
+        self.fields["version"] = version_field(round_.version)
+        self.add_motif(round_)
+
+    def total_fields(self):
+        return [self[f"total_{seat.position}"] for seat in self.seats]
+
+    def clean(self):
+        data = super().clean()
+        totals = [data.get(f"total_{seat.position}") for seat in self.seats]
+        if None not in totals and (error := unbalanced_totals(totals)):
+            self.add_error(None, error)
+        return data
+
+    def totals(self):
+        """Player id → total, for `services.set_seat_totals`."""
+        return {seat.player_id: self.cleaned_data[f"total_{seat.position}"] for seat in self.seats}
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
+
+
+class SeatColoursForm(MotifMixin, forms.Form):
+    def __init__(self, round_, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        for seat in self.seats:
+            self.fields[f"colour_{seat.position}"] = forms.ChoiceField(
+                label=seat.player.name,
+                choices=[("", gettext("— aucune —")), *COLOURS],
+                required=False,
+                initial=seat.colour,
+                error_messages={
+                    "invalid_choice": gettext("Couleur de %(player)s : couleur inconnue.")
+                    % {"player": seat.player}
+                },
+            )
+        self.fields["version"] = version_field(round_.version)
+        self.add_motif(round_)
+
+    def colour_fields(self):
+        return [self[f"colour_{seat.position}"] for seat in self.seats]
+
+    def clean(self):
+        data = super().clean()
+        taken = {}
+        for seat in self.seats:
+            colour = data.get(f"colour_{seat.position}")
+            if not colour:
+                continue
+            if colour in taken:
+                self.add_error(
+                    f"colour_{seat.position}",
+                    gettext("Couleur de %(player)s : les jetons %(colour)s sont déjà à %(other)s.")
+                    % {"player": seat.player, "colour": COLOUR_LABELS[colour], "other": taken[colour]},
+                )
+            else:
+                taken[colour] = seat.player.name
+        return data
+
+    def colours(self):
+        """Player id → colour ("" for none), for `services.set_seat_colours`."""
+        return {seat.player_id: self.cleaned_data.get(f"colour_{seat.position}", "") for seat in self.seats}
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")
