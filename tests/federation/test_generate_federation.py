@@ -86,7 +86,9 @@ def test_it_files_late_and_missing_reports_and_catalogue_adjustments(db):
 
 
 def test_it_refuses_a_database_that_is_not_empty_or_a_table_too_small(db):
-    call_command("generate_federation", "--players", "5", "--rounds", "1", "--deals", "1", stdout=io.StringIO())
+    call_command(
+        "generate_federation", "--players", "5", "--rounds", "1", "--deals", "1", stdout=io.StringIO()
+    )
     with pytest.raises(CommandError, match="partez d'une base vide"):
         call_command("generate_federation", stdout=io.StringIO())
     with pytest.raises(CommandError, match="au moins 4 joueurs"):

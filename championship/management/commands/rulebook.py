@@ -25,7 +25,9 @@ def season_points(season):
 def changed_points(before, after):
     """`(name, before, after)` of every player whose points differ (None: absent), by name."""
     names = sorted(set(before) | set(after))
-    return [(name, before.get(name), after.get(name)) for name in names if before.get(name) != after.get(name)]
+    return [
+        (name, before.get(name), after.get(name)) for name in names if before.get(name) != after.get(name)
+    ]
 
 
 class Command(BaseCommand):
