@@ -64,8 +64,42 @@ def fresh_database(url):
 # --- in the measuring process -------------------------------------------------------------------
 
 
-def measure_size(k, runs, profile):
-    """Build k× in the database of `DATABASE_URL` and measure; returns the results as a dict."""
+class QueryCounter:
+    """A database execute wrapper counting queries (the query log keeps only the last 9,000)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def build_federation(k, options, profile):
+    """Migrate and generate k× (with a pyinstrument profile if asked); return its duration (s)."""
+    import io  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from django.core.management import call_command  # noqa: PLC0415
+    from django.db import connection  # noqa: PLC0415
+
+    call_command("migrate", verbosity=0)
+    if profile:
+        from pyinstrument import Profiler  # noqa: PLC0415
+
+        profiler = Profiler()
+        profiler.start()
+    start = time.perf_counter()
+    call_command("generate_federation", seed=12, stdout=io.StringIO(), **options)
+    build = time.perf_counter() - start
+    if profile:
+        profiler.stop()
+        (SCRATCH / f"build-{k}x-{connection.vendor}.txt").write_text(profiler.output_text(show_all=False))
+    return build
+
+
+def measure_size(k, runs, profile, built=False):
+    """Build k× in the database of `DATABASE_URL` (unless `built`) and measure; return a dict."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     os.environ.setdefault("DEBUG", "1")
     import django  # noqa: PLC0415
@@ -81,7 +115,6 @@ def measure_size(k, runs, profile):
     from django.core.management import call_command  # noqa: PLC0415
     from django.db import connection  # noqa: PLC0415
     from django.test import Client, override_settings  # noqa: PLC0415
-    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
 
     from championship.demo_cup import random_deal_specs  # noqa: PLC0415
     from championship.models import Round  # noqa: PLC0415
@@ -89,19 +122,10 @@ def measure_size(k, runs, profile):
     from championship.sheets.export import export_sheet  # noqa: PLC0415
     from federation.models import Official, Player, Season  # noqa: PLC0415
 
-    call_command("migrate", verbosity=0)
     options = size_options(k)
-    start = time.perf_counter()
-    if profile:
-        from pyinstrument import Profiler  # noqa: PLC0415
-
-        profiler = Profiler()
-        profiler.start()
-    call_command("generate_federation", seed=12, stdout=io.StringIO(), **options)
-    build = time.perf_counter() - start
-    if profile:
-        profiler.stop()
-        (SCRATCH / f"build-{k}x-{connection.vendor}.txt").write_text(profiler.output_text(show_all=False))
+    build = None
+    if not built:
+        build = build_federation(k, options, profile)
     results = {"size": k, "vendor": connection.vendor, "build_s": build, **options, "rows": []}
 
     season = Season.objects.order_by("-name").first()
@@ -123,11 +147,12 @@ def measure_size(k, runs, profile):
         for _ in range(runs):
             if setup:
                 setup()
-            with CaptureQueriesContext(connection) as captured:
+            counter = QueryCounter()
+            with connection.execute_wrapper(counter):
                 begin = time.perf_counter()
                 action()
                 timings.append(time.perf_counter() - begin)
-            queries = len(captured)
+            queries = counter.count
         if setup:
             setup()
         tracemalloc.start()
@@ -284,11 +309,12 @@ def growth_table(all_results):
         ratio_t = end["median_ms"] / row["median_ms"] if row["median_ms"] else float("nan")
         ratio_q = end["queries"] / row["queries"] if row["queries"] else float("nan")
         lines.append(f"| {row['what']} | " + " | ".join(cells) + f" | ×{ratio_t:.1f} ; ×{ratio_q:.1f} |")
-    lines.append(
-        "| construction (generate_federation) | "
-        + " | ".join(f"{result['build_s']:.1f} s" for result in all_results)
-        + f" | ×{last['build_s'] / first['build_s']:.0f} |"
-    )
+    if all(result["build_s"] for result in all_results):
+        lines.append(
+            "| construction (generate_federation) | "
+            + " | ".join(f"{result['build_s']:.1f} s" for result in all_results)
+            + f" | ×{last['build_s'] / first['build_s']:.0f} |"
+        )
     lines.append(
         "| mémoire max. du processus | "
         + " | ".join(f"{result['max_rss_mib']:.0f} Mio" for result in all_results)
@@ -302,24 +328,33 @@ def main():
     parser.add_argument("--sizes", default="1,3,10", help="tailles à construire, par exemple 1,3")
     parser.add_argument("--runs", type=int, default=5, help="passages par mesure")
     parser.add_argument("--profile", action="store_true", help="profil pyinstrument de chaque construction")
+    parser.add_argument(
+        "--no-build",
+        action="store_true",
+        help="mesurer les bases d'un passage précédent, sans les reconstruire (ses écritures y restent)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a size, in its own process
     args = parser.parse_args()
     SCRATCH.mkdir(parents=True, exist_ok=True)
     if args.one is not None:
-        results = measure_size(args.one, args.runs, args.profile)
+        results = measure_size(args.one, args.runs, args.profile, built=args.no_build)
         (SCRATCH / f"results-{args.one}x.json").write_text(json.dumps(results))
         return
     base = os.environ.get("DATABASE_URL", "")
     all_results = []
     for k in (int(size) for size in args.sizes.split(",")):
         url = database_url(base, k)
-        fresh_database(url)
         command = [sys.executable, "-m", "tests.benchmarks.scale", "--one", str(k), "--runs", str(args.runs)]
+        if args.no_build:
+            command.append("--no-build")
+        else:
+            fresh_database(url)
         if args.profile:
             command.append("--profile")
         subprocess.run(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": url}, check=True)
         result = json.loads((SCRATCH / f"results-{k}x.json").read_text())
-        print(f"{k:>3}× construit en {result['build_s']:.1f} s ({result['vendor']})", flush=True)
+        if result["build_s"] is not None:
+            print(f"{k:>3}× construit en {result['build_s']:.1f} s ({result['vendor']})", flush=True)
         all_results.append(result)
     print()
     print(growth_table(all_results))
