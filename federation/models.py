@@ -19,9 +19,7 @@ SEASON_NAME = re.compile(r"^\d{4}-\d{4}$")
 
 class Player(models.Model):
     name = models.CharField(_("nom"), max_length=80, unique=True, validators=[validate_player_name])
-    nickname = models.CharField(
-        _("surnom"), max_length=80, blank=True, validators=[validate_player_nickname]
-    )
+    nickname = models.CharField(_("surnom"), max_length=80, blank=True, validators=[validate_player_nickname])
     active = models.BooleanField(_("actif"), default=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -11,7 +11,13 @@ raises `RoundError` (a stable `code`, a French message naming the field) when it
 from championship.services.adjustments import add_adjustment, delete_adjustment
 from championship.services.deals import DEAL_FIELDS, add_deal, change_deal, delete_deal
 from championship.services.errors import RoundError
-from championship.services.federation import create_season, register_player
+from championship.services.federation import (
+    appoint_official,
+    close_season,
+    create_account,
+    create_season,
+    register_player,
+)
 from championship.services.locking import last_change, lock_round
 from championship.services.reports import save_report
 from championship.services.rounds import (
@@ -49,9 +55,12 @@ __all__ = [
     "ScoredRound",
     "add_adjustment",
     "add_deal",
+    "appoint_official",
     "change_deal",
     "check_complete",
+    "close_season",
     "counts_for_championship",
+    "create_account",
     "create_round",
     "create_season",
     "deal_input",

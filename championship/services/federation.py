@@ -1,14 +1,16 @@
-"""Writes of the federation that an import makes: a new season, a new player.
+"""Writes of the federation: a new season, a new player (what an import makes), an account, an
+official, a season closed (what `generate_federation` makes).
 
 Each is saved with its history record, `reason` and `user` as its author.
 """
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from championship.services.errors import RoundError
 from championship.services.rounds import _author
-from federation.models import Player, Season
+from federation.models import Official, Player, Season
 
 
 @transaction.atomic
@@ -37,3 +39,44 @@ def register_player(name, *, reason, user=None):
     with _author(user):
         player.save()
     return player
+
+
+@transaction.atomic
+def create_account(player, username, *, reason, user=None):
+    """A login for `player` (no usable password: it is set by « mot de passe oublié » or the admin)."""
+    account = get_user_model()(username=username)
+    account.set_unusable_password()
+    try:
+        account.full_clean()
+    except ValidationError as error:
+        raise RoundError("username", f"Identifiant « {username} » : {' '.join(error.messages)}") from error
+    account.save()
+    player.user = account
+    player._change_reason = reason
+    with _author(user):
+        player.save(update_fields=["user"])
+    return account
+
+
+@transaction.atomic
+def appoint_official(season, player, role, *, reason, user=None):
+    """`player` takes `role` (a board role or secretary) in `season`, with its history record."""
+    official = Official(season=season, player=player, role=role)
+    try:
+        official.full_clean()
+    except ValidationError as error:
+        raise RoundError("official", f"Officiel : {' '.join(error.messages)}") from error
+    official._change_reason = reason
+    with _author(user):
+        official.save()
+    return official
+
+
+@transaction.atomic
+def close_season(season, *, reason, user=None):
+    """Mark a finished season closed (its rulebook and rounds are left as they are)."""
+    season.is_open = False
+    season._change_reason = reason
+    with _author(user):
+        season.save(update_fields=["is_open"])
+    return season

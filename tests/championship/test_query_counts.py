@@ -1,0 +1,71 @@
+"""The number of queries of a page must not grow with the federation's history (issue 12):
+measured with one season, then with three (same rounds in each). Times are the benchmark's
+(`tests/benchmarks/scale.py`); the suite counts queries only.
+
+The pages marked `xfail` grow today (the issue's table): whoever makes one constant removes its
+mark, and `strict` makes the suite say so if he forgets.
+"""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from championship.models import Report
+from federation.models import Player, Season
+from tests.championship.test_standings import play, table
+
+NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]
+ROUNDS = 3
+
+
+def add_season(year):
+    """A season of `ROUNDS` homologated rounds, the first with its report, the others without."""
+    season = Season.objects.create(
+        name=f"{year}-{year + 1}",
+        start_date=datetime.date(year, 9, 1),
+        end_date=datetime.date(year + 1, 6, 30),
+    )
+    for day in range(ROUNDS):
+        round_ = play(season, table(NAMES), date=datetime.date(year, 10, 1) + datetime.timedelta(days=day))
+        if day == 0:
+            Report.objects.create(round=round_, author=Player.objects.get(name="Alice"), filed_on=round_.date)
+    return season
+
+
+def count(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+GROWING = "grows with the number of seasons today (issue 12); remove this mark once it is constant"
+PAGES = [
+    pytest.param(lambda: reverse("championship:season", args=["2010-2011"]), id="season standings"),
+    pytest.param(lambda: reverse("championship:round_list", args=["2010-2011"]), id="round list"),
+    pytest.param(
+        lambda: reverse("federation:home"), id="home", marks=pytest.mark.xfail(strict=True, reason=GROWING)
+    ),
+    pytest.param(
+        lambda: reverse("championship:seasons"),
+        id="seasons list",
+        marks=pytest.mark.xfail(strict=True, reason=GROWING),
+    ),
+    pytest.param(
+        lambda: reverse("championship:player", args=[Player.objects.get(name="Alice").pk]),
+        id="player page",
+        marks=pytest.mark.xfail(strict=True, reason=GROWING),
+    ),
+]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_it_reads_the_page_in_as_many_queries_with_three_seasons_as_with_one(client, db, url):
+    add_season(2010)
+    one = count(client, url())
+    add_season(2008)
+    add_season(2009)
+    three = count(client, url())
+    assert three <= one, f"{one} requêtes avec une saison, {three} avec trois"
