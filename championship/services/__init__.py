@@ -17,6 +17,7 @@ from championship.services.federation import (
     create_account,
     create_season,
     register_player,
+    set_remaining_rounds,
 )
 from championship.services.locking import last_change, lock_round
 from championship.services.reports import save_report
@@ -80,6 +81,7 @@ __all__ = [
     "save_report",
     "score_stored_round",
     "seats_in_order",
+    "set_remaining_rounds",
     "set_seat_colours",
     "set_seat_totals",
     "store_championship_lines",

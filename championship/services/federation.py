@@ -28,9 +28,10 @@ def create_season(name, start_date, end_date, *, reason, user=None):
 
 
 @transaction.atomic
-def register_player(name, *, reason, user=None):
-    """A new player, checked by the same rules as in the admin (name, no formula, no control)."""
-    player = Player(name=name)
+def register_player(name, *, reason, user=None, nickname="", account=None):
+    """A new player, checked by the same rules as in the admin (name, no formula, no control);
+    `account`: the login he uses, if he has one already."""
+    player = Player(name=name, nickname=nickname, user=account)
     try:
         player.full_clean()
     except ValidationError as error:
@@ -79,4 +80,18 @@ def close_season(season, *, reason, user=None):
     season._change_reason = reason
     with _author(user):
         season.save(update_fields=["is_open"])
+    return season
+
+
+@transaction.atomic
+def set_remaining_rounds(season, count, *, reason, user=None):
+    """The regular rounds still on the calendar (the cup's qualification statuses rest on it)."""
+    season.remaining_rounds = count
+    try:
+        season.full_clean(exclude=["rulebook_text"])
+    except ValidationError as error:
+        raise RoundError("remaining_rounds", f"Manches restantes : {' '.join(error.messages)}") from error
+    season._change_reason = reason
+    with _author(user):
+        season.save(update_fields=["remaining_rounds"])
     return season

@@ -25,34 +25,19 @@ ALLOWED_PLACES = (
 ALLOWED_CALLS = {
     ("championship/models.py", "Report.save", "super().save"): "the model's own save, checking the text",
     ("federation/models.py", "Season.save", "super().save"): "the model's own save, checking the rulebook",
-    # The demo command: federation data (accounts, players, the board, seasons), no competition.
+    # The demo command: its accounts and the board's admin group (authentication, no competition).
     (
         "federation/management/commands/demo.py",
         "Command.ensure_user",
         "get_user_model().objects.get_or_create",
     ): ("a demo account"),
     ("federation/management/commands/demo.py", "Command.ensure_user", "user.save"): "a demo account",
-    ("federation/management/commands/demo.py", "Command.ensure_player", "Player.objects.get_or_create"): (
-        "a demo player"
-    ),
     (
         "federation/management/commands/demo.py",
         "Command.ensure_board_access",
         "Group.objects.get_or_create",
     ): ("the board's admin group"),
     ("federation/management/commands/demo.py", "Command.ensure_board_access", "user.save"): "a staff flag",
-    ("federation/management/commands/demo.py", "Command.ensure_season", "Season.objects.get_or_create"): (
-        "a demo season"
-    ),
-    ("federation/management/commands/demo.py", "Command.ensure_season", "Official.objects.get_or_create"): (
-        "a demo official"
-    ),
-    ("federation/management/commands/demo.py", "Command.play_past_season", "season.save"): (
-        "the season closed (is_open), not its rulebook"
-    ),
-    ("federation/management/commands/demo.py", "Command.play_current_season", "season.save"): (
-        "the season's remaining rounds, not its rulebook"
-    ),
 }
 
 

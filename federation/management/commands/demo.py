@@ -18,12 +18,23 @@ from django.db import transaction
 from championship.demo_cup import play_demo_cup, random_deal_specs
 from championship.lateness import report_author
 from championship.models import Round
-from championship.services import create_round, homologate_round, save_report, submit_round
+from championship.services import (
+    appoint_official,
+    close_season,
+    create_round,
+    create_season,
+    homologate_round,
+    register_player,
+    save_report,
+    set_remaining_rounds,
+    submit_round,
+)
 from championship.sheets import import_sheets
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
 
 DEMO_PASSWORD = "tarot-biere"
+DEMO_REASON = "fédération de démonstration"
 DEMO_SHEETS = Path(__file__).resolve().parents[2] / "demo" / "sheets"
 DEMO_PLAYERS = [
     ("Alice", "La Fourmi"),
@@ -153,8 +164,8 @@ class Command(BaseCommand):
 
     def ensure_player(self, name, nickname):
         user = self.ensure_user(name)
-        player, _ = Player.objects.get_or_create(name=name, defaults={"nickname": nickname, "user": user})
-        return player
+        player = Player.objects.filter(name=name).first()
+        return player or register_player(name, nickname=nickname, account=user, reason=DEMO_REASON)
 
     def ensure_board_access(self, players):
         """The board works in the admin too: staff accounts in a « Direction » group."""
@@ -170,11 +181,13 @@ class Command(BaseCommand):
                 user.groups.add(group)
 
     def ensure_season(self, name, start, end, players):
-        season, _ = Season.objects.get_or_create(
-            name=name, defaults={"start_date": start, "end_date": end, "is_open": True}
-        )
+        season = Season.objects.filter(name=name).first()
+        if season is None:
+            season = create_season(name, start, end, reason=DEMO_REASON)
         for player_name, role in DEMO_BOARD:
-            Official.objects.get_or_create(season=season, player=players[player_name], role=role)
+            player = players[player_name]
+            if not Official.objects.filter(season=season, player=player, role=role).exists():
+                appoint_official(season, player, role, reason=DEMO_REASON)
         return season
 
     def play_past_season(self, season, players):
@@ -188,8 +201,7 @@ class Command(BaseCommand):
             homologate_round(round_, self.president)
             file_report(round_, delay_days=rng.randint(1, 6))
         play_demo_cup(season, rng, user=self.president)
-        season.is_open = False
-        season.save()
+        close_season(season, reason="saison terminée")
 
     def play_current_season(self, season, players):
         """A round a week until a few days ago: reports filed but the last one, the last round pending."""
@@ -205,8 +217,7 @@ class Command(BaseCommand):
             homologate_round(round_, self.president)
             if number != len(dates) - 1:
                 file_report(round_, delay_days=rng.randint(1, 6))
-        season.remaining_rounds = 10
-        season.save()
+        set_remaining_rounds(season, 10, reason=DEMO_REASON)
 
     def generated_round(self, season, players, names, number, date, rng):
         seating = [players[name] for name in names]
