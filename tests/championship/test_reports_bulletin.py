@@ -36,7 +36,8 @@ def big_season(season):
         report = None
         if number % 4:  # one report in four missing, one in four filed two weeks late
             late = 14 if number % 4 == 1 else 0
-            report = {"author": table[0], "text": "Belle soirée.", "filed_on": date + datetime.timedelta(late)}
+            filed_on = date + datetime.timedelta(days=late)
+            report = {"author": table[0], "text": "Belle soirée.", "filed_on": filed_on}
         create_round(
             season,
             table,
@@ -70,7 +71,8 @@ def test_it_keeps_the_bulletin_of_a_big_season_to_a_few_pages(client, big_season
     # the rounds summed up, the latest in full
     summary = context["summary"]
     assert summary.count == ROUNDS and summary.missing == ROUNDS // 4
-    assert f"{ROUNDS} manches homologuées, du 3 septembre 2010 au 29 avril 2011, en 7 lieux. Comptes-rendus : 60 à temps, 30 en retard, 30 pas encore rendus" in text
+    assert f"{ROUNDS} manches homologuées, du 3 septembre 2010 au 29 avril 2011, en 7 lieux" in text
+    assert "Comptes-rendus : 60 à temps, 30 en retard, 30 pas encore rendus" in text
     assert f"Les {BULLETIN_LATEST_ROUNDS} dernières manches" in text and "Manches gagnées" in text
     assert [item.round.number for item in context["latest_rounds"]] == list(range(111, ROUNDS + 1))
     # the late reports by author, worst first
