@@ -3,6 +3,11 @@
 Nothing is fetched from the network: the URL fetcher serves the site's own static files from
 disk (``/static/…``) and refuses every other URL, whatever the template or a report's text holds.
 
+The PDF stylesheet (``PDF_STYLESHEET``, a static file) is not linked from the HTML: it is parsed
+once per process into a WeasyPrint ``CSS`` (kept until the file changes on disk, see
+``stylesheet``) and given to every layout with one shared ``FontConfiguration``; the render child
+inherits it already parsed from its parent.
+
 Laying out a PDF is the costly part, so:
 
 - **Bounded.** WeasyPrint runs in a child process of the web worker, with an address-space limit
@@ -45,7 +50,8 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils._os import safe_join
-from weasyprint import HTML
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 logger = logging.getLogger(__name__)
@@ -53,7 +59,7 @@ logger = logging.getLogger(__name__)
 # Documents are laid out as if served from this origin: "/static/css/pdf.css" resolves to it.
 BASE_URL = "https://pdf.tarot-biere.invalid/"
 # Part of every stored PDF's key: change it when the way HTML becomes a PDF changes.
-RENDER_VERSION = f"1 weasyprint {weasyprint.__version__}"
+RENDER_VERSION = f"2 weasyprint {weasyprint.__version__}"
 MAX_STORED_FILES = 1000
 FAILED_RETRY_SECONDS = 60
 RENDERS_PER_CHILD = 100  # then a fresh child, so that no slow growth of its memory accumulates
@@ -93,6 +99,61 @@ class StaticFilesFetcher(URLFetcher):
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime_type})
 
 
+# --- the stylesheet, parsed once per process --------------------------------------------------------
+
+PDF_STYLESHEET = "css/pdf.css"  # a static file: every PDF's style
+
+
+@dataclass(frozen=True)
+class ParsedStylesheet:
+    key: tuple  # (path, modification time, size): the file as it was parsed
+    digest: bytes  # SHA-256 of its bytes, part of every stored PDF's key
+    css: CSS
+
+
+_font_config = None
+_parsed = {}  # path -> ParsedStylesheet
+parses = 0  # stylesheets parsed by this process (its renders reuse them)
+
+
+def font_config():
+    """The process's one ``FontConfiguration`` (fonts of ``@font-face`` rules, none so far)."""
+    global _font_config
+    if _font_config is None:
+        _font_config = FontConfiguration()
+    return _font_config
+
+
+def stylesheet(path=None):
+    """The ``PDF_STYLESHEET`` (or the CSS file at ``path``) parsed, from the per-process cache.
+
+    Parsed again only when the file's modification time or size changed: a new stylesheet shows
+    in the next PDF without restarting anything (and gives a new key to every stored PDF).
+    """
+    global parses
+    if path is None:
+        path = static_file(BASE_URL + settings.STATIC_URL.strip("/") + "/" + PDF_STYLESHEET)
+        if path is None:
+            raise FileNotFoundError(f"feuille de style des PDF introuvable : {PDF_STYLESHEET}")
+    path = Path(path)
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    cached = _parsed.get(key[0])
+    if cached is not None and cached.key == key:
+        return cached
+    text = path.read_bytes()
+    css = CSS(
+        string=text.decode(),
+        base_url=BASE_URL + settings.STATIC_URL.strip("/") + "/" + PDF_STYLESHEET,
+        url_fetcher=StaticFilesFetcher(),
+        font_config=font_config(),
+    )
+    parsed = ParsedStylesheet(key, hashlib.sha256(text).digest(), css)
+    _parsed[key[0]] = parsed
+    parses += 1
+    return parsed
+
+
 def render_html(template_name, context, request=None):
     """The HTML of ``template_name`` (which should extend ``print.html``), in French."""
     with translation.override("fr"):
@@ -101,7 +162,8 @@ def render_html(template_name, context, request=None):
 
 def html_to_pdf(html):
     """The PDF bytes of ``html``, laid out in this process: no limit (see ``Renderer``)."""
-    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFilesFetcher()).write_pdf()
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFilesFetcher())
+    return document.write_pdf(stylesheets=[stylesheet().css], font_config=font_config())
 
 
 # --- the render child ---------------------------------------------------------------------------
@@ -226,6 +288,8 @@ class Renderer:
         if alive and limits == self._limits and self._renders_by_child < RENDERS_PER_CHILD:
             return
         self._stop()
+        with contextlib.suppress(Exception):  # parsed here, the child inherits it; else it parses it
+            stylesheet()
         context = multiprocessing.get_context("fork")  # WeasyPrint, Django, fonts: already loaded
         parent_end, child_end = context.Pipe()
         process = context.Process(
@@ -264,8 +328,10 @@ _STATIC_REFERENCE = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""")
 
 
 def document_digest(html):
-    """The key of the PDF of ``html``: its text, the static files it names, the renderer."""
+    """The key of the PDF of ``html``: its text, the stylesheet, the static files it names, the
+    renderer."""
     digest = hashlib.sha256(RENDER_VERSION.encode())
+    digest.update(stylesheet().digest)
     digest.update(html.encode())
     for reference in sorted(set(_STATIC_REFERENCE.findall(html))):
         path = static_file(BASE_URL + reference.lstrip("/"))

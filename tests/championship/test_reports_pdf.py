@@ -8,8 +8,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from pypdf import PdfReader
 
+from championship import pdf
 from championship.models import Report, Round
-from championship.pdf import BASE_URL, StaticFilesFetcher, render_pdf, static_file
+from championship.pdf import BASE_URL, StaticFilesFetcher, render_html, render_pdf, static_file
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 
 from .test_reports import HOSTILE
@@ -217,3 +218,35 @@ def test_it_reports_a_totals_only_round_on_the_page_and_in_the_pdf(client, seaso
     assert "totaux seuls" in html and "<svg" not in html
     text = pdf_text(client.get(reverse("championship:report_pdf", args=[round_.pk])).content)[0]
     assert "Alice" in text and "totaux seuls" in text and "Les donnes" not in text
+
+
+# --- the stylesheet, parsed once per process --------------------------------------------------------
+
+
+def test_it_parses_the_pdf_stylesheet_once_for_many_renders():
+    first = pdf.stylesheet()
+    parses = pdf.parses
+    for _ in range(3):
+        assert pdf.html_to_pdf("<p>Bonjour</p>").startswith(b"%PDF")
+    assert pdf.parses == parses
+    assert pdf.stylesheet() is first
+    assert "css/pdf.css" not in render_html("championship/reports/report_pdf.html", {"display": None})
+
+
+def test_it_parses_the_stylesheet_again_when_the_file_changes(tmp_path):
+    css = tmp_path / "pdf.css"
+    css.write_text("p { color: red; }")
+    first = pdf.stylesheet(css)
+    assert pdf.stylesheet(css) is first
+    css.write_text("p { color: blue; margin: 0; }")
+    second = pdf.stylesheet(css)
+    assert second is not first and second.digest != first.digest
+    assert pdf.stylesheet(css) is second
+
+
+def test_it_lays_out_the_pdf_with_the_stylesheet(tmp_path):
+    """The style reaches the PDF although the HTML links no stylesheet: A4 pages, page numbers."""
+    reader = PdfReader(io.BytesIO(pdf.html_to_pdf("<p>Bonjour</p>")))
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+    assert "page 1 / 1" in reader.pages[0].extract_text()
