@@ -129,6 +129,8 @@ class AwardRule:
     label: str
     compute: Callable[[Sequence[PlayerStats], Sequence[Standing], object], Outcome]
     figure: Callable[[int], str] = num
+    # A template reads its label: it must not call it as Django templates call callables.
+    do_not_call_in_templates = True
 
     def __call__(self, stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Award:
         players, value, explanation = self.compute(stats, ranked, rulebook)

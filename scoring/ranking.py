@@ -79,6 +79,8 @@ class Tiebreak:
     header: str | None
     figure: Callable[[PlayerSeason], int]
     higher_is_better: bool = True
+    # A template reads its label: it must not call it as Django templates call callables.
+    do_not_call_in_templates = True
 
     def __call__(self, season: PlayerSeason) -> int:
         """The value the ranking compares: bigger is better."""

@@ -298,3 +298,14 @@ def test_it_refuses_a_bad_rulebook_naming_the_field_and_saves_nothing(client, se
         rulebook_url(season), {"rulebook_text": before.replace("chip_unit = 10", "chip_unit = dix")}
     )
     assert "fichier TOML illisible à la ligne" in response.content.decode()
+
+
+def test_it_names_the_seasons_tie_breaks_under_the_table_in_both_languages(client, season):
+    rounds(season, 3)
+    french = client.get(season_url(season)).content.decode()
+    assert (
+        "Égalités de points départagées dans l'ordre par : victoires de manche, deuxièmes places, "
+        "somme des totaux de manche, moins de manches jouées." in french
+    )
+    english = client.get(season_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Ties on points are broken, in order, by: round wins, second places" in english
