@@ -10,10 +10,9 @@ failure is a `RoundError` carrying a code and a French message naming the field.
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
-from simple_history.utils import bulk_update_with_history
 
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.services.checks import check_text, checked_adjustment
@@ -181,14 +180,39 @@ def apply_scores(round_, data, scored=None):
     return ScoreChanges(scored, deals, seats, round_moved, lines)
 
 
-def write_with_history(model, objs, fields, reason):
-    """Bulk-update `fields` of `objs` and bulk-create their history records, each with `reason`
-    and the block's author (the request's user, or `recorded_as`)."""
+def update_rows(model, objs, fields):
+    """Write `fields` of `objs` (rows that exist): one UPDATE statement run for every row
+    (`executemany`), each value prepared by its model field as `save()` would.
+
+    Django's `bulk_update` does the same in one CASE expression per field and batch, which
+    costs seconds of Python to build for a season's thousands of rows (README, « Mesures »).
+    """
     if not objs:
         return
-    for obj in objs:
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    rows = [
+        [field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns] + [obj.pk]
+        for obj in objs
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def write_with_history(model, objs, fields, reason, *, record=()):
+    """Write `fields` of `objs` and bulk-create their history records ("~"), each with `reason`
+    and the block's author (the request's user, or `recorded_as`); `record`: more instances
+    that get a history record without being written (their row did not move)."""
+    recorded = [*objs, *record]
+    if not recorded:
+        return
+    update_rows(model, objs, fields)
+    for obj in recorded:
         obj._change_reason = reason
-    bulk_update_with_history(objs, model, fields, default_change_reason=reason)
+    model.history.bulk_history_create(recorded, update=True, default_change_reason=reason)
 
 
 def store_scores(round_, reason=None, *, record=False, data=None):
@@ -332,10 +356,9 @@ def rescore_season(season, reason, user=None):
                 moved.append(round_)
         write_with_history(Deal, deals, DEAL_RESULTS, reason)
         write_with_history(Seat, seats, SEAT_RESULTS, reason)
-        Round.objects.bulk_update(moved, ROUND_RESULTS)
-        for round_ in rounds:
-            round_._change_reason = reason
-        Round.history.bulk_history_create(rounds, update=True, default_change_reason=reason)
+        moved_pks = {round_.pk for round_ in moved}
+        still = [round_ for round_ in rounds if round_.pk not in moved_pks]
+        write_with_history(Round, moved, ROUND_RESULTS, reason, record=still)
         ChampionshipLine.objects.filter(round__season=season).delete()
         ChampionshipLine.objects.bulk_create(lines)
 
