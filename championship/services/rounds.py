@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.services.checks import check_text, checked_adjustment
@@ -480,6 +481,7 @@ def create_round(
     reason=CREATION_REASON,
     status_reason=None,
     key=None,
+    expected_totals=None,
 ):
     """Store a round with everything a sheet holds, score it, all or nothing; return the Round.
 
@@ -496,9 +498,11 @@ def create_round(
     - `status`: the round is then submitted (or homologated by `user`), `status_reason` (else the
       usual one) going into its history;
     - `user`: the author of every history record (and of the adjustments); `reason` the reason of
-      the creation records; `key` a form's one-time key (a double submit creates one round).
+      the creation records; `key` a form's one-time key (a double submit creates one round);
+    - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's).
 
-    Every row is saved with its history record. Raises RoundError (a French message naming the
+    The round is scored once, from its rows in memory; every row is then inserted with its
+    figures and its history record (in bulk). Raises RoundError (a French message naming the
     field) and then stores nothing.
     """
     with _author(user):
@@ -525,31 +529,59 @@ def create_round(
         round_.save()
         claim_key(round_, key)
         colours = list(colours) if colours is not None else COLOURS[: len(players)]
-        for position, player in enumerate(players):
-            seat = Seat(
+        seats = [
+            Seat(
                 round=round_,
                 player=player,
                 position=position,
                 colour=colours[position] or "",
                 total=totals[player.name] if totals is not None else None,
             )
-            seat._change_reason = reason
-            seat.save()
-        for number_, spec in enumerate(deals, 1):
-            deal = _deal_from_spec(round_, number_, spec, by_name)
-            deal._change_reason = reason
-            deal.save()
-        for who, code, points, note in adjustments:
-            _store_adjustment(round_, who, code, points, note, by_name, user, reason)
+            for position, player in enumerate(players)
+        ]
+        stored_deals = [
+            _deal_from_spec(round_, number_, spec, by_name) for number_, spec in enumerate(deals, 1)
+        ]
+        stored_adjustments = [
+            _checked_adjustment(round_, who, code, points, note, by_name, user)
+            for who, code, points, note in adjustments
+        ]
+        if status not in (Round.DRAFT, Round.SUBMITTED, Round.HOMOLOGATED):
+            raise RoundError("status", f"Statut : « {status} » inconnu.")
+        if status != Round.DRAFT:
+            if not round_.totals_only and not stored_deals:
+                raise RoundError("deals", "Aucune donne n'est saisie.")
+            bump(round_)
+            round_.status = status
+            if status == Round.HOMOLOGATED:
+                round_.homologated_at, round_.homologated_by = timezone.now(), user
+        # Scored once, in memory: every row is then inserted with its figures and history.
+        data = RoundData(seats, stored_deals, stored_adjustments, round_.version)
+        try:
+            changes = apply_scores(round_, data)
+        except ScoringError as error:
+            raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+        if expected_totals is not None and changes.scored.result.totals != expected_totals:
+            raise RoundError(
+                "expected_totals", "Totaux attendus : les totaux enregistrés diffèrent du calcul."
+            )
+        for rows in (seats, stored_deals, stored_adjustments):
+            for row in rows:
+                row._change_reason = reason
+        bulk_create_with_history(seats, Seat, default_change_reason=reason)
+        bulk_create_with_history(stored_deals, Deal, default_change_reason=reason)
+        bulk_create_with_history(stored_adjustments, Adjustment, default_change_reason=reason)
         if report is not None:
             _store_report(round_, report, by_name, reason)
-        scored_or_refused(round_, reason)
-        if status == Round.SUBMITTED:
-            submit_round(round_, user, reason=status_reason or "soumise pour homologation")
-        elif status == Round.HOMOLOGATED:
-            homologate_round(round_, user, reason=status_reason or "homologation")
-        elif status != Round.DRAFT:
-            raise RoundError("status", f"Statut : « {status} » inconnu.")
+        fields = list(ROUND_RESULTS)
+        if status != Round.DRAFT:
+            fields += ["status", "homologated_at", "homologated_by"]
+            reason = status_reason or (
+                "homologation" if status == Round.HOMOLOGATED else "soumise pour homologation"
+            )
+        if status != Round.DRAFT or changes.round_moved:
+            write_with_history(Round, [round_], fields, reason)
+        ChampionshipLine.objects.bulk_create(changes.lines)
     return round_
 
 
@@ -621,13 +653,11 @@ def _deal_from_spec(round_, number, spec, by_name):
     return Deal(**fields, **spec)
 
 
-def _store_adjustment(round_, who, code, points, note, by_name, user, reason):
+def _checked_adjustment(round_, who, code, points, note, by_name, user):
     player = by_name.get(who) if isinstance(who, str) else who
     if player is None:
         raise RoundError("player", f"Bonus ou malus : {who} n'est pas un joueur inscrit.")
-    adjustment = checked_adjustment(round_, player, code, points, note or "", user)
-    adjustment._change_reason = reason
-    adjustment.save()
+    return checked_adjustment(round_, player, code, points, note or "", user)
 
 
 def _store_report(round_, report, by_name, reason):
