@@ -219,8 +219,14 @@ def write_with_history(model, objs, fields, reason, *, record=()):
 def store_scores(round_, reason=None, *, record=False, data=None):
     """`rescore_round` for a round its caller has locked already (every service does); `data`,
     the round's inputs when the caller read them under the lock. Returns the ScoredRound."""
-    data = current_data(round_, data)
-    changes = apply_scores(round_, data)
+    changes = apply_scores(round_, current_data(round_, data))
+    write_scores(round_, changes, reason, record=record)
+    return changes.scored
+
+
+def write_scores(round_, changes, reason=None, *, record=False):
+    """Write what `apply_scores` changed, with history records carrying `reason` (else
+    "recalcul"), and replace the round's championship lines if it counts."""
     reason = reason or "recalcul"
     write_with_history(Deal, changes.deals, DEAL_RESULTS, reason)
     write_with_history(Seat, changes.seats, SEAT_RESULTS, reason)
@@ -229,7 +235,6 @@ def store_scores(round_, reason=None, *, record=False, data=None):
     if counts_for_championship(round_):  # only a counting round ever has lines
         ChampionshipLine.objects.filter(round=round_).delete()
         ChampionshipLine.objects.bulk_create(changes.lines)
-    return changes.scored
 
 
 def counts_for_championship(round_):
