@@ -186,7 +186,7 @@ def update_rows(model, objs, fields):
     (`executemany`), each value prepared by its model field as `save()` would.
 
     Django's `bulk_update` does the same in one CASE expression per field and batch, which
-    costs seconds of Python to build for a season's thousands of rows (README, « Mesures »).
+    costs seconds of Python to build for a season's thousands of rows.
     """
     if not objs:
         return
