@@ -12,7 +12,16 @@ from django.db import transaction
 from championship.models import Deal
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.services.rounds import _author, next_deal_number, score_stored_round, scored_or_refused
+from championship.services.rounds import (
+    RoundData,
+    _author,
+    apply_scores,
+    current_data,
+    read_round_data,
+    score_stored_round,
+    scored_or_refused,
+    write_scores,
+)
 from federation import validators
 from scoring.errors import ScoringError
 
@@ -39,15 +48,20 @@ def _check_entry(round_):
         raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
 
 
-def _validate(round_, candidate):
+def _validate(round_, candidate, data):
     """Score the round with `candidate` in place of (or after) its deal of that number: a deal the
-    engine refuses is refused before anything is written."""
-    deals = [deal for deal in round_.deals.order_by("number") if deal.number != candidate.number]
+    engine refuses is refused before anything is written. Returns the `ScoreChanges` of the
+    round with the candidate (its figures set on it, the other rows to write listed)."""
+    deals = [deal for deal in data.deals if deal.number != candidate.number]
     deals.insert(candidate.number - 1, candidate)
+    data = RoundData(data.seats, deals, data.adjustments, data.version)
     try:
-        score_stored_round(round_, deals=deals)
+        scored = score_stored_round(round_, deals, seats=data.seats)
     except ScoringError as error:
         raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
+    changes = apply_scores(round_, data, scored)  # the figures set in memory, nothing written
+    changes.deals = [deal for deal in changes.deals if deal is not candidate]  # saved with its own
+    return changes
 
 
 def _taken(number):
@@ -59,31 +73,34 @@ def _taken(number):
 
 
 @transaction.atomic
-def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None, user=None):
+def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None, user=None, data=None):
     """Store the next deal of `round_` and rescore it; return the Deal.
 
     `number`: the number the deal was entered as (refused with `deal_number` if another deal
-    took it meanwhile); `key`: the form's one-time key (refused with `duplicate` when sent again).
+    took it meanwhile); `key`: the form's one-time key (refused with `duplicate` when sent again);
+    `data`: the round's inputs as the caller read them (`read_round_data`), used if the round
+    has not changed since, else read again under the lock.
     """
     lock_round(round_, version=version)
     claim_key(round_, key)
     _check_entry(round_)
     check_homologated_change(round_, reason)
-    next_number = next_deal_number(round_)
+    data = current_data(round_, data)
+    next_number = len(data.deals) + 1
     if number is not None and number != next_number:
         raise _taken(number)
     problem = validators.deal_number_problem(next_number)
     if problem:
         raise RoundError("deals", f"Donne {next_number} : {problem}.")
     bump(round_)
+    data.version = round_.version
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
-    _validate(round_, deal)
+    changes = _validate(round_, deal, data)
     with _author(user):
         deal._change_reason = reason
-        deal.save()
-        scored_or_refused(round_, reason)
-    deal.refresh_from_db()
+        deal.save()  # with its figures: only what else moved is written after it
+        write_scores(round_, changes, reason)
     return deal
 
 
@@ -94,19 +111,20 @@ def change_deal(deal, fields, *, version=None, reason=None, user=None):
     lock_round(round_, version=version)
     _check_entry(round_)
     check_homologated_change(round_, reason)
-    stored = Deal.objects.filter(pk=deal.pk).first()
+    data = read_round_data(round_, adjustments=False)
+    stored = next((item for item in data.deals if item.pk == deal.pk), None)
     if stored is None:
         raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
     bump(round_)
+    data.version = round_.version
     for name in DEAL_FIELDS:
         setattr(stored, name, fields.get(name))
     _defaults(stored)
-    _validate(round_, stored)
+    changes = _validate(round_, stored, data)
     with _author(user):
         stored._change_reason = reason
-        stored.save()
-        scored_or_refused(round_, reason)
-    stored.refresh_from_db()
+        stored.save()  # with its figures
+        write_scores(round_, changes, reason)
     return stored
 
 

@@ -10,10 +10,12 @@ failure is a `RoundError` carrying a code and a French message naming the field.
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F, Prefetch
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
-from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.services.checks import check_text, checked_adjustment
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
@@ -71,9 +73,39 @@ def deal_input(deal, names):
     )
 
 
-def score_stored_round(round_, deals=None):
-    """Score a round from the database (or with `deals`, a candidate list of unsaved deals)."""
+@dataclass
+class RoundData:
+    """A round's stored inputs, read once and passed along (service → rescore → page): its seats
+    (players joined) in order, its deals in order, its adjustments (players joined; None until
+    read). `version` is the round's version when they were read: a service that finds the round
+    at that version under its lock uses them as they are (every write raises the version)."""
+
+    seats: list
+    deals: list
+    adjustments: list | None
+    version: int
+
+
+def read_round_data(round_, *, adjustments=True):
+    """The stored inputs of `round_` (3 queries; 2 without `adjustments`)."""
     seats = list(round_.seats.select_related("player").order_by("position"))
+    deals = [] if round_.totals_only else list(round_.deals.order_by("number"))
+    adjusted = list(round_.adjustments.select_related("player")) if adjustments else None
+    return RoundData(seats, deals, adjusted, round_.version)
+
+
+def current_data(round_, data):
+    """`data` if it was read at the version `round_` (locked) has now, else the round read afresh."""
+    if data is not None and data.version == round_.version:
+        return data
+    return read_round_data(round_, adjustments=False)
+
+
+def score_stored_round(round_, deals=None, *, seats=None):
+    """Score a round from the database (or with `deals`, a candidate list of unsaved deals;
+    `seats`, its seats with their players, when read already)."""
+    if seats is None:
+        seats = list(round_.seats.select_related("player").order_by("position"))
     names = {seat.player_id: seat.player.name for seat in seats}
     players = [seat.player.name for seat in seats]
     rulebook = round_.season.rulebook
@@ -99,41 +131,110 @@ def rescore_round(round_, reason=None, *, record=False):
     return store_scores(round_, reason, record=record)
 
 
-def store_scores(round_, reason=None, *, record=False):
-    """`rescore_round` for a round its caller has locked already (every service does)."""
-    scored = score_stored_round(round_)
+DEAL_RESULTS = ["unit", "made", "shares", "pot_after"]
+SEAT_RESULTS = ["total", "rank", "tied"]
+ROUND_RESULTS = ["warnings", "pot_left"]
+
+
+@dataclass
+class ScoreChanges:
+    """What scoring a round changes in memory: the deals, seats and round to write."""
+
+    scored: ScoredRound
+    deals: list
+    seats: list
+    round_moved: bool
+    lines: list  # unsaved ChampionshipLine, [] unless the round counts
+
+
+def apply_scores(round_, data, scored=None):
+    """Score `round_` from `data` (unless `scored` is given) and set the figures on the in-memory
+    deals, seats and round; nothing is written. ScoringError if the round does not score."""
+    if scored is None:
+        scored = score_stored_round(round_, data.deals, seats=data.seats)
     result = scored.result
     ids = {name: player_id for player_id, name in scored.names.items()}
+    deals = []
     if not round_.totals_only:
-        for deal, outcome in zip(round_.deals.order_by("number"), result.deals, strict=True):
+        for deal, outcome in zip(data.deals, result.deals, strict=True):
             shares = {str(ids[name]): amount for name, amount in outcome.result.shares.items()}
-            changed = (deal.unit, deal.made, deal.shares, deal.pot_after) != (
-                outcome.result.unit,
-                outcome.result.made,
-                shares,
-                outcome.pot_after,
-            )
-            if changed:
-                deal.unit, deal.made = outcome.result.unit, outcome.result.made
-                deal.shares, deal.pot_after = shares, outcome.pot_after
-                deal._change_reason = reason or "recalcul"
-                deal.save(update_fields=["unit", "made", "shares", "pot_after"])
+            figures = (outcome.result.unit, outcome.result.made, shares, outcome.pot_after)
+            if (deal.unit, deal.made, deal.shares, deal.pot_after) != figures:
+                deal.unit, deal.made, deal.shares, deal.pot_after = figures
+                deals.append(deal)
     ranks = round_ranks(result.totals)
-    for seat in scored.seats:
+    seats = []
+    for seat in data.seats:
         name = scored.names[seat.player_id]
         rank, tied = ranks[name]
         if (seat.total, seat.rank, seat.tied) != (result.totals[name], rank, tied):
             seat.total, seat.rank, seat.tied = result.totals[name], rank, tied
-            seat._change_reason = reason or "recalcul"
-            seat.save(update_fields=["total", "rank", "tied"])
+            seats.append(seat)
     warnings, pot_left = list(result.warnings), sum(result.pot_refund.values())
-    stored = Round.objects.filter(pk=round_.pk).values_list("warnings", "pot_left").get()
+    round_moved = (round_.warnings, round_.pot_left) != (warnings, pot_left)
     round_.warnings, round_.pot_left = warnings, pot_left
-    if record or stored != (warnings, pot_left):
-        round_._change_reason = reason or "recalcul"
-        round_.save(update_fields=["warnings", "pot_left"])
-    store_championship_lines(round_, scored)
-    return scored
+    lines = []
+    if counts_for_championship(round_):
+        if data.adjustments is None:
+            data.adjustments = list(round_.adjustments.select_related("player"))
+        lines = championship_lines(round_, scored, data.adjustments)
+    return ScoreChanges(scored, deals, seats, round_moved, lines)
+
+
+def update_rows(model, objs, fields):
+    """Write `fields` of `objs` (rows that exist): one UPDATE statement run for every row
+    (`executemany`), each value prepared by its model field as `save()` would.
+
+    Django's `bulk_update` does the same in one CASE expression per field and batch, which
+    costs seconds of Python to build for a season's thousands of rows.
+    """
+    if not objs:
+        return
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+    rows = [
+        [field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns] + [obj.pk]
+        for obj in objs
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def write_with_history(model, objs, fields, reason, *, record=()):
+    """Write `fields` of `objs` and bulk-create their history records ("~"), each with `reason`
+    and the block's author (the request's user, or `recorded_as`); `record`: more instances
+    that get a history record without being written (their row did not move)."""
+    recorded = [*objs, *record]
+    if not recorded:
+        return
+    update_rows(model, objs, fields)
+    for obj in recorded:
+        obj._change_reason = reason
+    model.history.bulk_history_create(recorded, update=True, default_change_reason=reason)
+
+
+def store_scores(round_, reason=None, *, record=False, data=None):
+    """`rescore_round` for a round its caller has locked already (every service does); `data`,
+    the round's inputs when the caller read them under the lock. Returns the ScoredRound."""
+    changes = apply_scores(round_, current_data(round_, data))
+    write_scores(round_, changes, reason, record=record)
+    return changes.scored
+
+
+def write_scores(round_, changes, reason=None, *, record=False):
+    """Write what `apply_scores` changed, with history records carrying `reason` (else
+    "recalcul"), and replace the round's championship lines if it counts."""
+    reason = reason or "recalcul"
+    write_with_history(Deal, changes.deals, DEAL_RESULTS, reason)
+    write_with_history(Seat, changes.seats, SEAT_RESULTS, reason)
+    if record or changes.round_moved:
+        write_with_history(Round, [round_], ROUND_RESULTS, reason)
+    if counts_for_championship(round_):  # only a counting round ever has lines
+        ChampionshipLine.objects.filter(round=round_).delete()
+        ChampionshipLine.objects.bulk_create(changes.lines)
 
 
 def counts_for_championship(round_):
@@ -166,13 +267,8 @@ def _catalogue_points(rulebook, code):
         return None
 
 
-def store_championship_lines(round_, scored=None):
-    """Replace the stored championship lines of a round (none unless it counts)."""
-    ChampionshipLine.objects.filter(round=round_).delete()
-    if not counts_for_championship(round_):
-        return []
-    scored = scored or score_stored_round(round_)
-    adjustments = list(round_.adjustments.select_related("player"))
+def championship_lines(round_, scored, adjustments):
+    """The unsaved championship lines of a counting round, from its scoring and adjustments."""
     ids = {name: player_id for player_id, name in scored.names.items()}
     ids.update({adjustment.player.name: adjustment.player_id for adjustment in adjustments})
     order = {name: index for index, name in enumerate(scored.result.players)}
@@ -180,7 +276,7 @@ def store_championship_lines(round_, scored=None):
         championship_items(round_, scored, adjustments),
         key=lambda i: (order.get(i.player, len(order)), i.player, item_sort_key(i)),
     )
-    lines = [
+    return [
         ChampionshipLine(
             season_id=round_.season_id,
             round=round_,
@@ -193,7 +289,16 @@ def store_championship_lines(round_, scored=None):
         )
         for index, item in enumerate(items)
     ]
-    return ChampionshipLine.objects.bulk_create(lines)
+
+
+def store_championship_lines(round_, scored=None):
+    """Replace the stored championship lines of a round (none unless it counts)."""
+    ChampionshipLine.objects.filter(round=round_).delete()
+    if not counts_for_championship(round_):
+        return []
+    scored = scored or score_stored_round(round_)
+    adjustments = list(round_.adjustments.select_related("player"))
+    return ChampionshipLine.objects.bulk_create(championship_lines(round_, scored, adjustments))
 
 
 REASON_MAX_LENGTH = 100  # what django-simple-history keeps of a change reason
@@ -218,18 +323,56 @@ def rescore_season(season, reason, user=None):
     """Recompute every round of a season (after its rulebook changed), all or nothing.
 
     `reason` (required) goes into the history of every round recomputed, with `user` as its
-    author when given (on the site, the request's user is the author anyway).
+    author when given (on the site, the request's user is the author anyway). The season's
+    rounds are locked together and read in a fixed number of queries; every round is scored,
+    then only the deals and seats whose figures move are written, in bulk with their history
+    records; every round gets a record of the recomputation; the season's championship lines
+    are replaced in bulk.
     """
     reason = required_reason(reason)
     with recorded_as(user) if user is not None else nullcontext():
-        for round_ in season.rounds.order_by("stage", "table", "number"):
-            rescore_round(round_, reason=reason, record=True)
+        rounds = list(
+            season.rounds.select_for_update()
+            .order_by("stage", "table", "number")
+            .prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+                Prefetch("deals", queryset=Deal.objects.order_by("number")),
+                Prefetch("adjustments", queryset=Adjustment.objects.select_related("player")),
+            )
+        )
+        if not rounds:
+            return
+        Round.objects.filter(pk__in=[round_.pk for round_ in rounds]).update(version=F("version") + 1)
+        deals, seats, moved, lines = [], [], [], []
+        for round_ in rounds:
+            round_.season = season  # one rulebook, parsed once
+            round_.version += 1
+            cached = round_._prefetched_objects_cache
+            data = RoundData(
+                list(cached["seats"]),
+                [] if round_.totals_only else list(cached["deals"]),
+                list(cached["adjustments"]),
+                round_.version,
+            )
+            changes = apply_scores(round_, data)
+            deals += changes.deals
+            seats += changes.seats
+            lines += changes.lines
+            if changes.round_moved:
+                moved.append(round_)
+        write_with_history(Deal, deals, DEAL_RESULTS, reason)
+        write_with_history(Seat, seats, SEAT_RESULTS, reason)
+        moved_pks = {round_.pk for round_ in moved}
+        still = [round_ for round_ in rounds if round_.pk not in moved_pks]
+        write_with_history(Round, moved, ROUND_RESULTS, reason, record=still)
+        ChampionshipLine.objects.filter(round__season=season).delete()
+        ChampionshipLine.objects.bulk_create(lines)
 
 
-def scored_or_refused(round_, reason=None):
+def scored_or_refused(round_, reason=None, *, data=None):
     """`store_scores`, a ScoringError turned into RoundError `invalid` (the transaction is undone)."""
     try:
-        return store_scores(round_, reason)
+        return store_scores(round_, reason, data=data)
     except ScoringError as error:
         raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
@@ -343,6 +486,7 @@ def create_round(
     reason=CREATION_REASON,
     status_reason=None,
     key=None,
+    expected_totals=None,
 ):
     """Store a round with everything a sheet holds, score it, all or nothing; return the Round.
 
@@ -359,9 +503,11 @@ def create_round(
     - `status`: the round is then submitted (or homologated by `user`), `status_reason` (else the
       usual one) going into its history;
     - `user`: the author of every history record (and of the adjustments); `reason` the reason of
-      the creation records; `key` a form's one-time key (a double submit creates one round).
+      the creation records; `key` a form's one-time key (a double submit creates one round);
+    - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's).
 
-    Every row is saved with its history record. Raises RoundError (a French message naming the
+    The round is scored once, from its rows in memory; every row is then inserted with its
+    figures and its history record (in bulk). Raises RoundError (a French message naming the
     field) and then stores nothing.
     """
     with _author(user):
@@ -388,31 +534,59 @@ def create_round(
         round_.save()
         claim_key(round_, key)
         colours = list(colours) if colours is not None else COLOURS[: len(players)]
-        for position, player in enumerate(players):
-            seat = Seat(
+        seats = [
+            Seat(
                 round=round_,
                 player=player,
                 position=position,
                 colour=colours[position] or "",
                 total=totals[player.name] if totals is not None else None,
             )
-            seat._change_reason = reason
-            seat.save()
-        for number_, spec in enumerate(deals, 1):
-            deal = _deal_from_spec(round_, number_, spec, by_name)
-            deal._change_reason = reason
-            deal.save()
-        for who, code, points, note in adjustments:
-            _store_adjustment(round_, who, code, points, note, by_name, user, reason)
+            for position, player in enumerate(players)
+        ]
+        stored_deals = [
+            _deal_from_spec(round_, number_, spec, by_name) for number_, spec in enumerate(deals, 1)
+        ]
+        stored_adjustments = [
+            _checked_adjustment(round_, who, code, points, note, by_name, user)
+            for who, code, points, note in adjustments
+        ]
+        if status not in (Round.DRAFT, Round.SUBMITTED, Round.HOMOLOGATED):
+            raise RoundError("status", f"Statut : « {status} » inconnu.")
+        if status != Round.DRAFT:
+            if not round_.totals_only and not stored_deals:
+                raise RoundError("deals", "Aucune donne n'est saisie.")
+            bump(round_)
+            round_.status = status
+            if status == Round.HOMOLOGATED:
+                round_.homologated_at, round_.homologated_by = timezone.now(), user
+        # Scored once, in memory: every row is then inserted with its figures and history.
+        data = RoundData(seats, stored_deals, stored_adjustments, round_.version)
+        try:
+            changes = apply_scores(round_, data)
+        except ScoringError as error:
+            raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+        if expected_totals is not None and changes.scored.result.totals != expected_totals:
+            raise RoundError(
+                "expected_totals", "Totaux attendus : les totaux enregistrés diffèrent du calcul."
+            )
+        for rows in (seats, stored_deals, stored_adjustments):
+            for row in rows:
+                row._change_reason = reason
+        bulk_create_with_history(seats, Seat, default_change_reason=reason)
+        bulk_create_with_history(stored_deals, Deal, default_change_reason=reason)
+        bulk_create_with_history(stored_adjustments, Adjustment, default_change_reason=reason)
         if report is not None:
             _store_report(round_, report, by_name, reason)
-        scored_or_refused(round_, reason)
-        if status == Round.SUBMITTED:
-            submit_round(round_, user, reason=status_reason or "soumise pour homologation")
-        elif status == Round.HOMOLOGATED:
-            homologate_round(round_, user, reason=status_reason or "homologation")
-        elif status != Round.DRAFT:
-            raise RoundError("status", f"Statut : « {status} » inconnu.")
+        fields = list(ROUND_RESULTS)
+        if status != Round.DRAFT:
+            fields += ["status", "homologated_at", "homologated_by"]
+            reason = status_reason or (
+                "homologation" if status == Round.HOMOLOGATED else "soumise pour homologation"
+            )
+        if status != Round.DRAFT or changes.round_moved:
+            write_with_history(Round, [round_], fields, reason)
+        ChampionshipLine.objects.bulk_create(changes.lines)
     return round_
 
 
@@ -484,13 +658,11 @@ def _deal_from_spec(round_, number, spec, by_name):
     return Deal(**fields, **spec)
 
 
-def _store_adjustment(round_, who, code, points, note, by_name, user, reason):
+def _checked_adjustment(round_, who, code, points, note, by_name, user):
     player = by_name.get(who) if isinstance(who, str) else who
     if player is None:
         raise RoundError("player", f"Bonus ou malus : {who} n'est pas un joueur inscrit.")
-    adjustment = checked_adjustment(round_, player, code, points, note or "", user)
-    adjustment._change_reason = reason
-    adjustment.save()
+    return checked_adjustment(round_, player, code, points, note or "", user)
 
 
 def _store_report(round_, report, by_name, reason):

@@ -257,17 +257,17 @@ class _Checker:
                 self.engine_error(error)
                 return None
         deals = [deal.to_input() for deal in sheet.deals]
-        for number, deal in enumerate(deals, start=1):
-            try:
-                score_deal(deal, seated, rulebook, number)
-            except ScoringError as error:
-                self.engine_error(error)
-        if self.errors:
-            return None
         try:
-            return score_round(seated, deals, rulebook)
-        except ScoringError as error:
-            self.engine_error(error)
+            return score_round(seated, deals, rulebook)  # once, when the sheet is right
+        except ScoringError as round_error:
+            # Each deal's own error, so that a sheet's errors are reported together.
+            for number, deal in enumerate(deals, start=1):
+                try:
+                    score_deal(deal, seated, rulebook, number)
+                except ScoringError as error:
+                    self.engine_error(error)
+            if not self.errors:
+                self.engine_error(round_error)
             return None
 
     def engine_error(self, error):

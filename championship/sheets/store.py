@@ -63,11 +63,8 @@ def _save(sheet, *, homologate, user):
         user=user,
         reason=reason,
         status_reason=HOMOLOGATION_REASON,
+        expected_totals=dict(sheet.result.totals),  # the stored inputs must give the checked figures
     )
-    stored = {seat.player.name: seat.total for seat in round_.seats.select_related("player")}
-    if stored != sheet.result.totals:  # the stored inputs must give the checked figures
-        raise SheetImportError([SheetError(sheet.file, "les totaux enregistrés diffèrent du calcul")])
-    round_.refresh_from_db()
     return round_
 
 
@@ -116,7 +113,12 @@ def import_sheets(sources, *, create_players=False, homologate=False, user=None,
             except SheetImportError as error:
                 errors.extend(error.errors)
             except RoundError as error:
-                errors.append(SheetError(file, error.message))
+                message = (
+                    "les totaux enregistrés diffèrent du calcul"
+                    if error.code == "expected_totals"
+                    else error.message
+                )
+                errors.append(SheetError(file, message))
             except IntegrityError as error:
                 errors.append(SheetError(file, f"refusée par la base de données ({error})"))
             else:

@@ -233,8 +233,22 @@ def _render_entry_update(request, round_, number, done):
 
     The address becomes the one the redirect gives without JS, and the new deal is scrolled to.
     """
-    round_.refresh_from_db()
-    context = _entry_context(request, round_, highlight=number, deal_form=DealForm(round_))
+    # The service left `round_` as stored (locked, rescored): no need to read it again. The
+    # fragment shows the scoreboard, the grid and the next deal's form; of the other forms of
+    # the page, only the colours' version is refreshed (out of band).
+    display = round_display(round_)
+    last_deal = next((deal for deal in display.deals if deal.number == number), None)
+    context = {
+        "round": round_,
+        "display": display,
+        "deal_form": DealForm(round_),
+        "colours_form": SeatColoursForm(round_, prefix="seats"),
+        "highlight": last_deal.number if last_deal else None,
+        "last_deal": last_deal,
+        "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
+        if last_deal
+        else [],
+    }
     response = render(
         request, "championship/rounds/_entry_live.html", {**context, "done": done, "oob_versions": True}
     )

@@ -1,0 +1,208 @@
+"""The writes stay cheap in queries: entering a deal, importing a sheet, recomputing a season
+after a rule change (whose cost must not grow with the number of rounds), and the bulk writes
+still record history for every changed row, with its reason and author, and only for those."""
+
+import copy
+import datetime
+import json
+import uuid
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from championship.models import ChampionshipLine, Deal, Round, Seat
+from championship.services import homologate_round, update_season_rulebook
+from championship.sheets import import_sheets, read_sheet
+from federation.models import Player, Season
+from tests.factories import EXAMPLE_PLAYERS, fifth_deal_data, make_round
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+REASON = "Garde à 3, vote du 12 mars"
+PRISES = [
+    dict(
+        dealer="Alice",
+        taker="Bruno",
+        contract="prise",
+        called="coeur",
+        partner="David",
+        bouts=2,
+        points=Decimal(45),
+    ),
+    dict(
+        dealer="Bruno",
+        taker="Chloé",
+        contract="prise",
+        called="pique",
+        partner="Alice",
+        bouts=1,
+        points=Decimal(40),
+    ),
+]
+
+
+def garde_at_three(season):
+    text = season.rulebook_text.replace("garde = 2", "garde = 3")
+    assert text != season.rulebook_text
+    return text
+
+
+def played_season(season, president, count):
+    """`count` homologated rounds of the example (gardes, a pot), played on the season's dates."""
+    for number in range(1, count + 1):
+        round_ = make_round(season, number=number, date=season.start_date + datetime.timedelta(days=number))
+        homologate_round(round_, president.user)
+
+
+# --- entering a deal --------------------------------------------------------------------------------
+
+
+def enter_fifth_deal(client, round_, assert_queries, most):
+    url = reverse("championship:round_edit", args=[round_.pk])
+    data = fifth_deal_data(key=str(uuid.uuid4()))  # as the page sends it, with its one-time key
+    with assert_queries(most):
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200 and "Donne 5 enregistrée." in response.content.decode()
+    assert round_.deals.count() == 5
+
+
+def test_it_enters_a_deal_with_htmx_in_no_more_queries_than_now(
+    as_user, example, django_assert_max_num_queries
+):
+    """47 to 49 queries before the round was read once under the lock (37 since)."""
+    enter_fifth_deal(as_user("secretary"), example, django_assert_max_num_queries, 37)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="target not reached yet: the form and the page still read the round's seats and deals "
+    "themselves (DealForm, round_display, SeatColoursForm)",
+)
+def test_it_enters_a_deal_with_htmx_in_at_most_15_queries(as_user, example, django_assert_max_num_queries):
+    enter_fifth_deal(as_user("secretary"), example, django_assert_max_num_queries, 15)
+
+
+# --- importing a sheet ------------------------------------------------------------------------------
+
+
+def twenty_deal_sheet():
+    """The example sheet with its four deals played five times (20 deals), its expected totals
+    those the engine gives."""
+    sheet = json.loads((FIXTURES / "example.json").read_text("utf-8"))
+    sheet["deals"] = [copy.deepcopy(deal) for _ in range(5) for deal in sheet["deals"]]
+    del sheet["expected_totals"]
+    checked = read_sheet("vingt.json", json.dumps(sheet, ensure_ascii=False))
+    sheet["expected_totals"] = dict(checked.result.totals)
+    return json.dumps(sheet, ensure_ascii=False)
+
+
+def test_it_imports_a_20_deal_sheet_in_at_most_30_queries(season, django_assert_max_num_queries):
+    for name in EXAMPLE_PLAYERS:
+        Player.objects.create(name=name)
+    text = twenty_deal_sheet()
+    with django_assert_max_num_queries(30):
+        [imported] = import_sheets([("vingt.json", text)], homologate=True)
+    round_ = imported.round
+    assert round_.deals.count() == 20 and round_.status == Round.HOMOLOGATED
+    assert set(Deal.history.filter(round_id=round_.pk).values_list("history_change_reason", flat=True)) == {
+        "importée depuis la feuille vingt.json"
+    }
+    assert ChampionshipLine.objects.filter(round=round_).exists()
+
+
+# --- recomputing a season ---------------------------------------------------------------------------
+
+
+def recompute_queries(season, president):
+    season = Season.objects.get(pk=season.pk)
+    with CaptureQueriesContext(connection) as captured:
+        update_season_rulebook(season, garde_at_three(season), president.user, REASON)
+    return len(captured)
+
+
+def test_it_recomputes_a_season_in_queries_that_do_not_grow_with_its_rounds(season, president):
+    played_season(season, president, 3)
+    later = Season.objects.create(
+        name="2011-2012", start_date=datetime.date(2011, 9, 1), end_date=datetime.date(2012, 6, 30)
+    )
+    played_season(later, president, 12)
+    three, twelve = recompute_queries(season, president), recompute_queries(later, president)
+    assert twelve <= three, (three, twelve)
+    assert Deal.history.filter(round__season=later, history_change_reason=REASON).count() == 12
+
+
+def test_it_records_history_for_every_changed_row_and_only_for_them(season, president):
+    played_season(season, president, 2)
+    quiet = make_round(season, number=3, deals=PRISES)  # no garde: nothing of it changes
+    homologate_round(quiet, president.user)
+    deal_fields = ("unit", "made", "shares", "pot_after")
+    seat_fields = ("total", "rank", "tied")
+    before = {
+        Deal: {
+            row["id"]: row for row in Deal.objects.filter(round__season=season).values("id", *deal_fields)
+        },
+        Seat: {
+            row["id"]: row for row in Seat.objects.filter(round__season=season).values("id", *seat_fields)
+        },
+    }
+    records = {model: model.history.count() for model in (Deal, Seat, Round)}
+    update_season_rulebook(Season.objects.get(pk=season.pk), garde_at_three(season), president.user, REASON)
+    for model, fields in ((Deal, deal_fields), (Seat, seat_fields)):
+        after = {row["id"]: row for row in model.objects.filter(round__season=season).values("id", *fields)}
+        changed = {pk for pk in after if after[pk] != before[model][pk]}
+        assert changed and changed != set(after), model  # some rows move, others do not
+        new = list(model.history.order_by("history_id"))[records[model] :]
+        assert sorted(record.id for record in new) == sorted(changed), model
+        for record in new:
+            assert (record.history_type, record.history_change_reason, record.history_user) == (
+                "~",
+                REASON,
+                president.user,
+            )
+            assert {name: getattr(record, name) for name in fields} == {
+                name: after[record.id][name] for name in fields
+            }
+    # Every round of the season gets a record of the recomputation, moved or not.
+    rounds = list(Round.history.order_by("history_id"))[records[Round] :]
+    assert sorted(record.id for record in rounds) == sorted(season.rounds.values_list("pk", flat=True))
+    assert {(r.history_change_reason, r.history_user) for r in rounds} == {(REASON, president.user)}
+    assert Seat.objects.filter(round=quiet).values_list("total", flat=True).count() == 5
+
+
+def test_it_still_replaces_the_championship_lines_after_a_rule_change(season, president):
+    played_season(season, president, 2)
+    text = season.rulebook_text
+    assert "5 = [10, 7, 5, 3, 1]" in text
+    before = set(
+        ChampionshipLine.objects.filter(season=season).values_list("round", "player", "code", "points")
+    )
+    update_season_rulebook(
+        Season.objects.get(pk=season.pk),
+        text.replace("5 = [10, 7, 5, 3, 1]", "5 = [20, 7, 5, 3, 1]"),
+        president.user,
+        REASON,
+    )
+    after = set(
+        ChampionshipLine.objects.filter(season=season).values_list("round", "player", "code", "points")
+    )
+    assert after != before and max(points for *_rest, points in after) >= 20
+
+
+def test_it_recomputes_the_figures_a_round_scored_afresh_gives(season, president):
+    played_season(season, president, 2)
+    update_season_rulebook(Season.objects.get(pk=season.pk), garde_at_three(season), president.user, REASON)
+    season = Season.objects.get(pk=season.pk)
+    fresh = make_round(season, number=3)  # the same round, scored under the new rulebook
+
+    def figures(round_):
+        return (
+            list(round_.deals.order_by("number").values_list("unit", "made", "shares", "pot_after")),
+            list(round_.seats.order_by("position").values_list("total", "rank", "tied")),
+        )
+
+    for round_ in season.rounds.exclude(pk=fresh.pk):
+        assert figures(round_) == figures(fresh)
