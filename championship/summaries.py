@@ -24,6 +24,7 @@ import uuid
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.utils.translation import get_language
 
 PREFIX = "tarot:v1"
 EVERYTHING = "all"  # the generation of every season at once (a player renamed)
@@ -110,3 +111,9 @@ def cached_many(kind, seasons, as_of, compute):
         cache.set_many({keys[pk]: value for pk, value in computed.items() if pk in keys}, TIMEOUT)
         result.update(computed)
     return result
+
+
+def cached_html(name, season, as_of, render):
+    """`render()`, a piece of a page about `season` (as of `as_of`) in the active language,
+    read from the cache when it was rendered since the season's last write."""
+    return cached(f"html:{name}:{get_language()}", season, as_of, render)
