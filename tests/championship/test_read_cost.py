@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
@@ -16,6 +17,7 @@ from championship.models import Adjustment, Deal, Round
 from championship.services import DEAL_FIELDS
 from championship.standings import compute_standings, load_season, season_standings
 from federation.models import Season
+from federation.settings import cache_settings
 from tests.factories import EXAMPLE_TOTALS, make_round, player
 
 RESULTS_2 = {"Alice": 300, "Bruno": -200, "Chloé": 100, "David": -150, "Émile": -50}
@@ -231,3 +233,22 @@ def test_it_computes_afresh_inside_the_transaction_of_a_write(season, django_cap
     during = figures(season_standings(season))
     assert during != before
     assert during == figures(compute_standings(season, default_as_of(season), load_season(season)))
+
+
+@pytest.mark.parametrize(
+    "url, backend, location",
+    [
+        (None, "locmem.LocMemCache", "tarot"),
+        ("db://tarot_cache", "db.DatabaseCache", "tarot_cache"),
+        ("redis://127.0.0.1:6379/1", "redis.RedisCache", "redis://127.0.0.1:6379/1"),
+        ("memcached://127.0.0.1:11211", "memcached.PyMemcacheCache", "127.0.0.1:11211"),
+    ],
+)
+def test_it_reads_the_cache_from_cache_url(url, backend, location):
+    cache = cache_settings(url)["default"]
+    assert cache["BACKEND"] == f"django.core.cache.backends.{backend}" and cache["LOCATION"] == location
+
+
+def test_it_refuses_an_unknown_cache_url():
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL invalide"):
+        cache_settings("mongodb://somewhere")
