@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from championship.models import ChampionshipLine, Deal, Round
-from championship.standings import COUNTING, Row, Standings, UnrankedRow, season_standings
+from championship.standings import COUNTING, Row, Standings, UnrankedRow, season_standings, seasons_standings
 from federation.models import Season
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
@@ -92,11 +92,12 @@ def player_history(player, as_of=None):
         .distinct()
         .order_by("-start_date")
     )
-    history = []
-    for season in seasons:
-        standings = season_standings(season, as_of)
-        history.append(HistoryRow(season, standings.row_of(player), standings.unranked_of(player)))
-    return history
+    seasons = list(seasons)
+    standings = seasons_standings(seasons, as_of)
+    return [
+        HistoryRow(season, standings[season.pk].row_of(player), standings[season.pk].unranked_of(player))
+        for season in seasons
+    ]
 
 
 def _rate(made, takes):

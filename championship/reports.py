@@ -13,9 +13,11 @@ reaches a page or a PDF. Its length is bounded (``REPORT_TEXT_MAX_LENGTH``, chec
 """
 
 import datetime
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import nh3
+from django.db.models import Prefetch
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
@@ -26,15 +28,17 @@ from championship.lateness import (
     ReportStatus,
     author_of,
     default_as_of,
+    designated_author,
     late_report_line,
     report_author,
     report_of,
     report_status,
     season_author,
 )
-from championship.models import ChampionshipLine, Deal, Report, Round
+from championship.models import ChampionshipLine, Deal, Report, Round, Seat
 from championship.presenters import round_display
 from championship.standings import season_standings
+from championship.summaries import cached
 from scoring.french import num, of_name, signed
 from scoring.vocabulary import ATTACK, DEFENCE
 
@@ -102,13 +106,34 @@ def reports_due(season, as_of=None):
     if season is None:
         return []
     as_of = as_of or default_as_of(season)
+    return cached("reports-due", season, as_of, lambda: _reports_due(season, as_of))
+
+
+def _reports_due(season, as_of):
+    """`reports_due` in three queries whatever the number of rounds: the rounds with their
+    reports, their seats, and who took in the rounds without a report."""
+    rounds = [
+        round_
+        for round_ in rounds_needing_reports(season).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        if (report_of(round_) is None or report_of(round_).filed_on is None)
+    ]
+    takes = defaultdict(Counter)
+    taken = Deal.objects.filter(round__in=[r for r in rounds if report_of(r) is None], kind=Deal.PLAYED)
+    for round_id, taker_id in taken.values_list("round_id", "taker_id"):
+        takes[round_id][taker_id] += 1
     due = []
-    for round_ in rounds_needing_reports(season):
+    for round_ in rounds:
+        round_.season = season  # one rulebook read for all
         report = report_of(round_)
-        if report is not None and report.filed_on is not None:
-            continue
         status = report_status(round_, report, as_of)
-        author = author_of(round_, report)
+        if report is not None:
+            author = report.author
+        else:
+            seats = list(round_.seats.all())
+            winner = designated_author(seats, takes[round_.pk])
+            author = next((seat.player for seat in seats if seat.player_id == winner), None)
         due.append(DueReport(round_, author, status.deadline, status))
     return sorted(due, key=lambda item: (item.deadline, item.round.number))
 

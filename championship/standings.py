@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Sum
 
 from championship.lateness import default_as_of, late_reports
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.summaries import cached, cached_many
 from federation.models import Player
 from scoring.awards import PlayerStats, compute_awards
 from scoring.ranking import TIEBREAKS, PlayerSeason, Standing, final_ranking, shown_tiebreaks
@@ -41,50 +42,85 @@ class SeasonData:
     points: dict  # (player id, round id) -> stored championship points
     reports: dict  # round id -> Report
     deals: list  # played deals (dicts) of the counted rounds that kept their deals
+    round_takes: dict | None = None  # round id -> Counter of takers, once the deals are let go
 
     def takes(self, round_id):
+        if self.round_takes is not None:
+            return self.round_takes.get(round_id, Counter())
         return Counter(deal["taker_id"] for deal in self.deals if deal["round_id"] == round_id)
+
+    def without_deals(self):
+        """The same data with, instead of the deals, who took how often in each round: what is
+        left to read once the standings are computed (smaller to keep in the cache)."""
+        takes = defaultdict(Counter)
+        for deal in self.deals:
+            takes[deal["round_id"]][deal["taker_id"]] += 1
+        return replace(self, deals=[], round_takes=dict(takes))
 
 
 def load_season(season):
     """Five queries: rounds, seats, summed championship lines, reports, played deals."""
-    rounds = list(season.rounds.order_by("date", "number"))
-    counted = [r for r in rounds if r.stage == Round.REGULAR and r.status == Round.HOMOLOGATED]
-    pending = sum(1 for r in rounds if r.stage == Round.REGULAR and r.status != Round.HOMOLOGATED)
+    return load_seasons([season])[season.pk]
+
+
+def load_seasons(seasons):
+    """`{season id: SeasonData}` of several seasons, in the same five queries as one."""
+    seasons = {season.pk: season for season in seasons}
+    rounds = defaultdict(list)
+    for round_ in Round.objects.filter(season__in=list(seasons)).order_by("date", "number"):
+        round_.season = seasons[round_.season_id]  # as `season.rounds` would: no query to read it
+        rounds[round_.season_id].append(round_)
+    season_of = {}
+    counted = {}
+    pending = {}
+    for pk in seasons:
+        counted[pk] = [r for r in rounds[pk] if r.stage == Round.REGULAR and r.status == Round.HOMOLOGATED]
+        pending[pk] = sum(1 for r in rounds[pk] if r.stage == Round.REGULAR and r.status != Round.HOMOLOGATED)
+        season_of.update({r.pk: pk for r in counted[pk]})
     in_season = {f"round__{key}": value for key, value in COUNTING.items()}
+    in_season["round__season__in"] = list(seasons)
 
-    players = {}
-    seats = defaultdict(list)
-    for seat in Seat.objects.filter(round__season=season, **in_season).select_related("player"):
-        players[seat.player_id] = seat.player
-        seats[seat.round_id].append(seat)
-    for round_seats in seats.values():
-        round_seats.sort(key=lambda seat: seat.position)
+    players = defaultdict(dict)
+    seats = defaultdict(lambda: defaultdict(list))
+    for seat in Seat.objects.filter(**in_season).select_related("player"):
+        pk = season_of[seat.round_id]
+        players[pk][seat.player_id] = seat.player
+        seats[pk][seat.round_id].append(seat)
+    for season_seats in seats.values():
+        for round_seats in season_seats.values():
+            round_seats.sort(key=lambda seat: seat.position)
 
-    points = {}
+    points = defaultdict(dict)
     lines = (
-        ChampionshipLine.objects.filter(season=season, **in_season)
+        ChampionshipLine.objects.filter(**in_season)
         .values("player_id", "player__name", "round_id")
         .annotate(total=Sum("points"))
         .order_by()
     )
     for line in lines:
-        points[(line["player_id"], line["round_id"])] = line["total"]
-        players.setdefault(line["player_id"], Player(pk=line["player_id"], name=line["player__name"]))
+        pk = season_of[line["round_id"]]
+        points[pk][(line["player_id"], line["round_id"])] = line["total"]
+        players[pk].setdefault(line["player_id"], Player(pk=line["player_id"], name=line["player__name"]))
 
-    reports = {}
-    for report in (
-        Report.objects.filter(round__season=season, **in_season).select_related("author").defer("text")
-    ):
-        reports[report.round_id] = report
-        players.setdefault(report.author_id, report.author)
+    reports = defaultdict(dict)
+    for report in Report.objects.filter(**in_season).select_related("author").defer("text"):
+        pk = season_of[report.round_id]
+        reports[pk][report.round_id] = report
+        players[pk].setdefault(report.author_id, report.author)
 
-    deals = list(
-        Deal.objects.filter(round__season=season, round__totals_only=False, kind=Deal.PLAYED, **in_season)
+    deals = defaultdict(list)
+    for deal in (
+        Deal.objects.filter(round__totals_only=False, kind=Deal.PLAYED, **in_season)
         .values("round_id", "number", "taker_id", "partner_id", "contract", "made", "chelem_made_by")
         .order_by("round_id", "number")
-    )
-    return SeasonData(season, counted, pending, players, dict(seats), points, reports, deals)
+    ):
+        deals[season_of[deal["round_id"]]].append(deal)
+    return {
+        pk: SeasonData(
+            season, counted[pk], pending[pk], players[pk], dict(seats[pk]), points[pk], reports[pk], deals[pk]
+        )
+        for pk, season in seasons.items()
+    }
 
 
 # --- the final ranking ---------------------------------------------------------------------------
@@ -208,9 +244,29 @@ class Standings:
 
 
 def season_standings(season, as_of=None, data=None):
-    """The season's final ranking as of a date (default `default_as_of`), with trend and awards."""
+    """The season's final ranking as of a date (default `default_as_of`), with trend and awards;
+    cached until the season's next write (`championship.summaries`) unless `data` is given."""
     as_of = as_of or default_as_of(season)
-    data = data or load_season(season)
+    if data is not None:
+        return compute_standings(season, as_of, data)
+    return cached("standings", season, as_of, lambda: compute_standings(season, as_of, load_season(season)))
+
+
+def seasons_standings(seasons, as_of=None):
+    """`{season id: Standings}` of several seasons (see `season_standings`), those not cached
+    read together in five queries."""
+
+    def compute(missing):
+        data = load_seasons(missing)
+        return [
+            compute_standings(season, as_of or default_as_of(season), data[season.pk]) for season in missing
+        ]
+
+    return cached_many("standings", seasons, lambda season: as_of or default_as_of(season), compute)
+
+
+def compute_standings(season, as_of, data):
+    """The season's final ranking as of `as_of` from the data `load_season` read."""
     rulebook = season.rulebook
     late = late_reports(data, as_of)
     by_name = {player.name: player for player in data.players.values()}
@@ -234,7 +290,7 @@ def season_standings(season, as_of=None, data=None):
     ]
     apart = [UnrankedRow(season_, by_name[season_.player]) for season_ in unranked]
     awards = compute_awards(player_stats(data), ranked, rulebook)
-    return Standings(season, as_of, data, late, rows, apart, awards, latest, by_name)
+    return Standings(season, as_of, data.without_deals(), late, rows, apart, awards, latest, by_name)
 
 
 def _trend(standing, before, latest):

@@ -112,6 +112,35 @@ DATABASES = {
     )
 }
 
+
+def cache_settings(url, debug):
+    """The cache of the season figures (`championship.summaries`) from `CACHE_URL`. By default:
+    local memory in development (one process), files under `media/cache/` otherwise, which every
+    server process of the machine shares. Also: `db://TABLE` (the database, after
+    `manage.py createcachetable`), `redis://HOST:6379/0` (the `redis` package),
+    `memcached://HOST:11211` (the `pymemcache` package) or `file:///DIRECTORY`."""
+    url = (url or ("locmem://" if debug else f"file://{BASE_DIR / 'media' / 'cache'}")).strip()
+    scheme, _, rest = url.partition("://")
+    backends = {
+        "locmem": ("django.core.cache.backends.locmem.LocMemCache", rest or "tarot"),
+        "db": ("django.core.cache.backends.db.DatabaseCache", rest),
+        "redis": ("django.core.cache.backends.redis.RedisCache", url),
+        "rediss": ("django.core.cache.backends.redis.RedisCache", url),
+        "memcached": ("django.core.cache.backends.memcached.PyMemcacheCache", rest),
+        "file": ("django.core.cache.backends.filebased.FileBasedCache", rest),
+    }
+    if scheme not in backends or (scheme != "locmem" and not rest):
+        raise ImproperlyConfigured(
+            f"CACHE_URL invalide : « {url} » (attendu : locmem://, db://TABLE, redis://HOTE:PORT/BASE, "
+            "memcached://HOTE:PORT ou file:///REPERTOIRE)."
+        )
+    backend, location = backends[scheme]
+    options = {"MAX_ENTRIES": 2000} if scheme in ("locmem", "db", "file") else {}
+    return {"default": {"BACKEND": backend, "LOCATION": location, "TIMEOUT": 300, "OPTIONS": options}}
+
+
+CACHES = cache_settings(os.environ.get("CACHE_URL"), DEBUG)
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with « database is locked »: WAL lets pages
     # be read while one connection writes, every transaction takes the write lock when it

@@ -87,6 +87,14 @@ class Tiebreak:
         figure = self.figure(season)
         return figure if self.higher_is_better else -figure
 
+    def __reduce__(self):
+        """Pickled by its key (its figure is a lambda): the registry's own object comes back."""
+        return (_registered, (self.key,))
+
+
+def _registered(key: str) -> Tiebreak:
+    return TIEBREAKS[key]
+
 
 # The registry, in the default order of the rulebook; the only list of tie-break keys.
 TIEBREAKS: dict[str, Tiebreak] = {

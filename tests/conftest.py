@@ -71,3 +71,14 @@ def site_language():
     the worker's thread, which would otherwise leak into the next test's messages."""
     with translation.override(django_settings.LANGUAGE_CODE):
         yield
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: a rolled-back test may leave figures cached under a
+    season id that the next test's season takes again."""
+    from django.core.cache import cache  # noqa: PLC0415
+
+    cache.clear()
+    yield
+    cache.clear()

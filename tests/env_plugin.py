@@ -11,3 +11,5 @@ os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+# Each test process keeps its own cache (the suite clears it around every test).
+os.environ.setdefault("CACHE_URL", "locmem://")

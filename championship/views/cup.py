@@ -8,6 +8,7 @@ from django_tables2 import RequestConfig
 
 from championship.cup import cup_state, season_outlook, status_assumption, status_rows
 from championship.standings import season_standings
+from championship.summaries import cached_html
 from championship.tables_cup import CupStatusTable
 from federation.models import Season
 from federation.roles import can_enter_rounds
@@ -38,12 +39,16 @@ def cup_status(request, name):
     standings = season_standings(season)
     outlook = season_outlook(season, standings)
     rows = status_rows(season, standings, outlook)
-    table = CupStatusTable(rows, season)
-    RequestConfig(request, paginate=False).configure(table)
+
+    def render_table():
+        table = CupStatusTable(rows, season)
+        RequestConfig(request, paginate=False).configure(table)
+        return table.as_html(request)
+
     context = {
         "season": season,
         "standings": standings,
-        "table": table,
+        "table_html": cached_html("cup-status", season, standings.as_of, render_table),
         "assumption": status_assumption(season, standings, outlook),
         "counts": _counts(rows),
     }

@@ -32,6 +32,7 @@ from championship.forms import (
 from championship.models import Adjustment, Deal, Round, SubmissionKey
 from championship.presenters import round_display
 from championship.services import RoundError
+from championship.summaries import cached_html
 from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
@@ -89,11 +90,16 @@ def round_list(request, season_name):
     rounds = season.rounds.prefetch_related("seats__player").order_by("stage", "table", "number")
     if not can_enter:
         rounds = rounds.filter(status=Round.HOMOLOGATED)
-    table = RoundListTable(list(rounds), can_enter=can_enter)
+
+    def render_table():
+        return RoundListTable(list(rounds), can_enter=can_enter).as_html(request)
+
+    # the list of those who enter rounds shows the drafts too: a piece of its own
+    table_html = cached_html(f"rounds:{int(can_enter)}", season, None, render_table)
     return render(
         request,
         "championship/rounds/list.html",
-        {"season": season, "table": table, "can_enter": can_enter},
+        {"season": season, "table_html": table_html, "can_enter": can_enter},
     )
 
 

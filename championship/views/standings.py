@@ -15,10 +15,12 @@ from django_tables2.export import TableExport
 
 from championship.cup import cup_champion
 from championship.forms import RulebookForm, refused
+from championship.lateness import default_as_of
 from championship.player_charts import cumulative_points, points_chart
 from championship.players import player_history, player_season_detail, player_statistics
 from championship.services import update_season_rulebook
-from championship.standings import season_standings
+from championship.standings import season_standings, seasons_standings
+from championship.summaries import cached_html, cached_many
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
@@ -60,19 +62,23 @@ def _place(row):
     return ordinal(row.rank) + (" ex æquo" if row.tied else "")
 
 
+def _season_summaries(seasons):
+    standings = seasons_standings(seasons)
+    return [
+        {
+            "podium": standings[season.pk].podium(),
+            "champion": cup_champion(season, standings[season.pk]),
+            "rounds": len(standings[season.pk].rounds),
+        }
+        for season in seasons
+    ]
+
+
 @require_GET
 def seasons(request):
-    rows = []
-    for season in Season.objects.order_by("-start_date"):
-        standings = season_standings(season)
-        rows.append(
-            {
-                "season": season,
-                "podium": standings.podium(),
-                "champion": cup_champion(season, standings),
-                "rounds": len(standings.rounds),
-            }
-        )
+    seasons = list(Season.objects.order_by("-start_date"))
+    summaries = cached_many("summary", seasons, default_as_of, _season_summaries)
+    rows = [{"season": season, **summaries[season.pk]} for season in seasons]
     return render(request, "championship/standings/seasons.html", {"rows": rows})
 
 
@@ -84,13 +90,18 @@ def season(request, name):
     table = StandingsTable(standings.ranked, season)
     if request.GET.get("_export") == "csv":
         return TableExport("csv", table).response(filename=f"classement-{season.name}.csv")
-    RequestConfig(request, paginate=False).configure(table)
     unranked = UnrankedTable(standings.unranked, season)
     RequestConfig(request, paginate=False).configure(unranked)
+
+    def render_table():
+        RequestConfig(request, paginate=False).configure(table)
+        return table.as_html(request)
+
     context = {
         "season": season,
         "standings": standings,
-        "table": table,
+        # 200 rows cost django-tables2 tens of milliseconds: rendered once per season and date
+        "table_html": cached_html("standings", season, standings.as_of, render_table),
         "unranked_table": unranked,
         "as_of_error": as_of_error,
         "as_of_query": f"as_of={as_of.isoformat()}" if as_of else "",

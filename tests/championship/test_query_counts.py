@@ -1,14 +1,17 @@
 """The number of queries of a page must not grow with the federation's history (issue 12):
-measured with one season, then with three (same rounds in each). Times are the benchmark's
-(`tests/benchmarks/scale.py`); the suite counts queries only.
+measured with two seasons, then with four (same rounds in each; from two seasons on, the home
+page has a past champion to show, whatever their number). Pages are read fresh: the cache is
+cleared before each count. Times are the benchmark's (`tests/benchmarks/scale.py`); the suite
+counts queries only.
 
-The pages marked `xfail` grow today (the issue's table): whoever makes one constant removes its
-mark, and `strict` makes the suite say so if he forgets.
+A page marked `xfail` still grows: whoever makes it constant removes its mark, and `strict`
+makes the suite say so if he forgets.
 """
 
 import datetime
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -36,36 +39,36 @@ def add_season(year):
 
 
 def count(client, url):
+    cache.clear()
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
 
 
-GROWING = "grows with the number of seasons today (issue 12); remove this mark once it is constant"
 PAGES = [
     pytest.param(lambda: reverse("championship:season", args=["2010-2011"]), id="season standings"),
     pytest.param(lambda: reverse("championship:round_list", args=["2010-2011"]), id="round list"),
-    pytest.param(
-        lambda: reverse("federation:home"), id="home", marks=pytest.mark.xfail(strict=True, reason=GROWING)
-    ),
+    pytest.param(lambda: reverse("federation:home"), id="home"),
     pytest.param(
         lambda: reverse("championship:seasons"),
         id="seasons list",
-        marks=pytest.mark.xfail(strict=True, reason=GROWING),
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a fresh read still costs 2 queries per season (its cup); cached reads are constant",
+        ),
     ),
     pytest.param(
-        lambda: reverse("championship:player", args=[Player.objects.get(name="Alice").pk]),
-        id="player page",
-        marks=pytest.mark.xfail(strict=True, reason=GROWING),
+        lambda: reverse("championship:player", args=[Player.objects.get(name="Alice").pk]), id="player page"
     ),
 ]
 
 
 @pytest.mark.parametrize("url", PAGES)
-def test_it_reads_the_page_in_as_many_queries_with_three_seasons_as_with_one(client, db, url):
+def test_it_reads_the_page_in_as_many_queries_with_four_seasons_as_with_two(client, db, url):
     add_season(2010)
-    one = count(client, url())
-    add_season(2008)
     add_season(2009)
-    three = count(client, url())
-    assert three <= one, f"{one} requêtes avec une saison, {three} avec trois"
+    two = count(client, url())
+    add_season(2008)
+    add_season(2007)
+    four = count(client, url())
+    assert four <= two, f"{two} requêtes avec deux saisons, {four} avec quatre"
