@@ -259,4 +259,4 @@ def test_it_shares_the_cache_between_server_processes_by_default(settings):
 
 def test_it_refuses_an_unknown_cache_url():
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL invalide"):
-        cache_settings("mongodb://somewhere")
+        cache_settings("mongodb://somewhere", debug=False)
