@@ -32,14 +32,15 @@ def cumulative_points(standings, player):
 
 
 def points_chart(series, width=640, height=260):
-    """The chart of `cumulative_points`: starts at 0, one point per counted round."""
-    values = [0] + [running for _round, _points, running in series]
+    """The chart of `cumulative_points` (rounds given by their number): starts at 0, one point
+    per counted round."""
+    values = [0] + [running for _number, _points, running in series]
     plot = Plot.around(values, len(values), left=62, top=16, right=width - 16, bottom=height - 52)
     dots = [
-        (plot.x(index), plot.y(running), f"Manche {round_.number} : {signed(points)} → {num(running)}")
-        for index, (round_, points, running) in enumerate(series, start=1)
+        (plot.x(index), plot.y(running), f"Manche {number} : {signed(points)} → {num(running)}")
+        for index, (number, points, running) in enumerate(series, start=1)
     ]
-    x_ticks = plot.index_ticks(["0"] + [str(round_.number) for round_, _points, _running in series], most=12)
+    x_ticks = plot.index_ticks(["0"] + [str(number) for number, _points, _running in series], most=12)
     y_ticks = plot.value_ticks(num)
     return Chart(
         **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks), line=plot.polyline(values), dots=dots

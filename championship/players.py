@@ -6,8 +6,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Count, Q
+
+from championship.lateness import default_as_of
 from championship.models import ChampionshipLine, Deal, Round
-from championship.standings import COUNTING, Row, Standings, UnrankedRow, season_standings, seasons_standings
+from championship.player_charts import cumulative_points
+from championship.standings import COUNTING, Standings, season_standings, seasons_standings
+from championship.summaries import cached_many
 from federation.models import Season
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
@@ -66,13 +71,30 @@ def player_season_detail(season, player, as_of=None):
 
 
 # --- a player across seasons --------------------------------------------------------------------
+#
+# The player's page reads, for each season he played (and the current one, for its chart), one
+# small piece cached under that season's generation (`championship.summaries`): his place in the
+# final ranking, his cumulative points round after round, and what he did in the season's deals.
+# Any write to a season drops exactly that season's pieces; the page reads them all with one
+# `cache.get_many`, and computes only the missing ones (their standings together, their deals in
+# one query).
+
+
+@dataclass(frozen=True)
+class Place:
+    """A player's line in a season's final ranking (rank and tie only when ranked)."""
+
+    rank: int | None
+    tied: bool
+    points: int
+    rounds: int
 
 
 @dataclass(frozen=True)
 class HistoryRow:
     season: object
-    row: Row | None
-    unranked: UnrankedRow | None
+    row: Place | None
+    unranked: Place | None
 
     @property
     def points(self):
@@ -83,90 +105,175 @@ class HistoryRow:
         return (self.row or self.unranked).rounds
 
 
-def player_history(player, as_of=None):
-    """The player's final ranking in each season he played a counted round, latest first."""
-    seasons = (
-        Season.objects.filter(
-            rounds__seats__player=player, **{f"rounds__{k}": v for k, v in COUNTING.items()}
-        )
-        .distinct()
+@dataclass(frozen=True)
+class PlayerSeasonPiece:
+    """What the player's page shows of one season, as cached."""
+
+    row: Place | None
+    unranked: Place | None
+    series: list  # (round number, points of the round, cumulative points), counted rounds
+    scored: bool  # stored championship points in one of the counted rounds at least
+    counts: Counter  # `deal_counts` of the season's homologated rounds
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    history: list  # HistoryRow, latest season first
+    current: object | None  # the current season
+    series: list | None  # the current season's `PlayerSeasonPiece.series`
+    scored: bool
+    stats: dict  # `statistics`
+
+
+def _place(row, ranked):
+    if row is None:
+        return None
+    return Place(row.rank if ranked else None, row.tied if ranked else False, row.points, row.rounds)
+
+
+def _pieces(player, seasons):
+    """`{season pk: PlayerSeasonPiece}` of `seasons`, each cached under its season's generation."""
+
+    def compute(missing):
+        standings = seasons_standings(missing)
+        counts = defaultdict(Counter)
+        deals = Deal.objects.filter(
+            round__season__in=missing, round__status=Round.HOMOLOGATED, round__seats__player=player
+        ).values("round__season_id", *DEAL_STATISTICS_FIELDS)
+        for deal in deals:
+            counts[deal["round__season_id"]].update(deal_counts([deal], player.pk))
+        pieces = []
+        for season in missing:
+            season_standings_ = standings[season.pk]
+            series = cumulative_points(season_standings_, player)
+            points = season_standings_.data.points
+            scored = any(points.get((player.pk, round_.pk)) is not None for round_, _p, _c in series)
+            pieces.append(
+                PlayerSeasonPiece(
+                    row=_place(season_standings_.row_of(player), ranked=True),
+                    unranked=_place(season_standings_.unranked_of(player), ranked=False),
+                    series=[(round_.number, points, running) for round_, points, running in series],
+                    scored=scored,
+                    counts=counts[season.pk],
+                )
+            )
+        return pieces
+
+    return cached_many(f"player:{player.pk}", seasons, default_as_of, compute)
+
+
+def player_page(player):
+    """Everything the player's page shows: his final ranking in each season he played a counted
+    round (latest first), his cumulative points in the current season, what he did in the deals
+    of every homologated round. Two queries and one cache read whatever the history."""
+    current = Season.objects.current()
+    played = list(
+        Season.objects.filter(rounds__seats__player=player, rounds__status=Round.HOMOLOGATED)
+        .annotate(counted=Count("rounds", filter=Q(rounds__stage=Round.REGULAR)))
         .order_by("-start_date")
     )
-    seasons = list(seasons)
-    standings = seasons_standings(seasons, as_of)
-    return [
-        HistoryRow(season, standings[season.pk].row_of(player), standings[season.pk].unranked_of(player))
-        for season in seasons
+    seasons = played + ([current] if current is not None and current not in played else [])
+    pieces = _pieces(player, seasons)
+    history = [
+        HistoryRow(season, pieces[season.pk].row, pieces[season.pk].unranked)
+        for season in played
+        if season.counted
     ]
+    counts = sum((pieces[season.pk].counts for season in played), Counter())
+    current_piece = pieces[current.pk] if current is not None else None
+    return PlayerPage(
+        history=history,
+        current=current,
+        series=current_piece.series if current_piece else None,
+        scored=bool(current_piece and current_piece.scored),
+        stats=statistics(counts),
+    )
+
+
+def player_history(player):
+    """The player's final ranking in each season he played a counted round, latest first."""
+    return player_page(player).history
 
 
 def _rate(made, takes):
     return round(100 * made / takes) if takes else None
 
 
-def player_statistics(player):
-    """What a player did in the deals of every homologated round (one query)."""
-    deals = Deal.objects.filter(round__status=Round.HOMOLOGATED, round__seats__player=player).values(
-        "kind",
-        "taker_id",
-        "partner_id",
-        "contract",
-        "made",
-        "petit_au_bout",
-        "poignees",
-        "miseres",
-        "chelem_made_by",
-    )
-    me = player.pk
-    takes, made = Counter(), Counter()
-    stats = Counter()
-    poignees = Counter()
+DEAL_STATISTICS_FIELDS = (
+    "kind",
+    "taker_id",
+    "partner_id",
+    "contract",
+    "made",
+    "petit_au_bout",
+    "poignees",
+    "miseres",
+    "chelem_made_by",
+)
+
+
+def deal_counts(deals, me):
+    """What the player `me` (an id) did in `deals` (dicts of `DEAL_STATISTICS_FIELDS`), as a
+    Counter that adds up over seasons (`statistics` reads it)."""
+    counts = Counter()
     for deal in deals:
-        stats["miseres"] += deal["miseres"].count(me)
+        counts["miseres"] += deal["miseres"].count(me)
         for poignee in deal["poignees"]:
             if poignee.get("player") == me:
-                poignees[poignee.get("size")] += 1
+                counts["poignee", poignee.get("size")] += 1
         if deal["kind"] != Deal.PLAYED:
             continue
         attack = deal["taker_id"] == me or deal["partner_id"] == me
         if deal["taker_id"] == me:
-            takes[deal["contract"]] += 1
-            made[deal["contract"]] += deal["made"] is True
-            stats["chelems"] += deal["chelem_made_by"] == ATTACK
+            counts["takes", deal["contract"]] += 1
+            counts["made", deal["contract"]] += deal["made"] is True
+            counts["chelems"] += deal["chelem_made_by"] == ATTACK
         elif deal["partner_id"] == me:
-            stats["called"] += 1
-            stats["called_made"] += deal["made"] is True
+            counts["called"] += 1
+            counts["called_made"] += deal["made"] is True
         else:
-            stats["defended"] += 1
-            stats["defended_failed"] += deal["made"] is False
+            counts["defended"] += 1
+            counts["defended_failed"] += deal["made"] is False
         if deal["petit_au_bout"]:
             won = (deal["petit_au_bout"] == ATTACK) == attack
             key = ATTACK if attack else DEFENCE
-            stats[f"petit_{key}"] += won
+            counts[f"petit_{key}"] += won
+    return counts
+
+
+def statistics(counts):
+    """The page's statistics from `deal_counts`."""
     contracts = [
         {
             "code": code,
             "label": label,
-            "takes": takes[code],
-            "made": made[code],
-            "rate": _rate(made[code], takes[code]),
+            "takes": counts["takes", code],
+            "made": counts["made", code],
+            "rate": _rate(counts["made", code], counts["takes", code]),
         }
         for code, label in Deal.CONTRACTS
     ]
-    all_takes, all_made = sum(takes.values()), sum(made.values())
+    all_takes = sum(contract["takes"] for contract in contracts)
+    all_made = sum(contract["made"] for contract in contracts)
+    poignees = {size: counts["poignee", size] for size in POIGNEE_LABELS}
     return {
         "contracts": contracts,
         "takes": all_takes,
         "made": all_made,
         "rate": _rate(all_made, all_takes),
-        "called": stats["called"],
-        "called_made": stats["called_made"],
-        "defended": stats["defended"],
-        "defended_failed": stats["defended_failed"],
-        "chelems": stats["chelems"],
-        "petit_attack": stats["petit_attack"],
-        "petit_defence": stats["petit_defence"],
+        "called": counts["called"],
+        "called_made": counts["called_made"],
+        "defended": counts["defended"],
+        "defended_failed": counts["defended_failed"],
+        "chelems": counts["chelems"],
+        "petit_attack": counts["petit_attack"],
+        "petit_defence": counts["petit_defence"],
         "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS.items() if poignees[size]],
-        "poignees_total": sum(poignees.values()),
-        "miseres": stats["miseres"],
+        "poignees_total": sum(n for key, n in counts.items() if key[0] == "poignee" and len(key) == 2),
+        "miseres": counts["miseres"],
     }
+
+
+def player_statistics(player):
+    """What a player did in the deals of every homologated round (cached per season)."""
+    return player_page(player).stats

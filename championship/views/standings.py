@@ -16,8 +16,8 @@ from django_tables2.export import TableExport
 from championship.cup import cup_champion
 from championship.forms import RulebookForm, refused
 from championship.lateness import default_as_of
-from championship.player_charts import cumulative_points, points_chart
-from championship.players import player_history, player_season_detail, player_statistics
+from championship.player_charts import points_chart
+from championship.players import player_page, player_season_detail
 from championship.services import update_season_rulebook
 from championship.standings import season_standings, seasons_standings
 from championship.summaries import cached_html, cached_many
@@ -169,20 +169,14 @@ def awards(request, name):
 @require_GET
 def player(request, pk):
     player = get_object_or_404(Player, pk=pk)
-    current = Season.objects.current()
-    chart = series = None
-    if current is not None:
-        standings = season_standings(current)
-        series = cumulative_points(standings, player)
-        if any(standings.data.points.get((player.pk, r.pk)) is not None for r, _p, _c in series):
-            chart = points_chart(series)
+    page = player_page(player)
     context = {
         "player": player,
-        "history": player_history(player),
-        "current": current,
-        "chart": chart,
-        "series": series,
-        "stats": player_statistics(player),
+        "history": page.history,
+        "current": page.current,
+        "chart": points_chart(page.series) if page.scored else None,
+        "series": page.series,
+        "stats": page.stats,
     }
     return render(request, "championship/standings/player.html", context)
 

@@ -1,0 +1,176 @@
+"""The player's page across seasons (issue 12): assembled from one cached piece per season, its
+statistics are those of every deal counted at once, its query count does not grow with the
+history, and a write to a season is seen on it at once."""
+
+import datetime
+import io
+import re
+from collections import Counter
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from championship.lateness import default_as_of
+from championship.models import Deal, Round
+from championship.players import player_page, player_statistics
+from championship.standings import compute_standings, load_season
+from federation.models import Player, Season
+from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
+from tests.championship.test_read_cost import WRITES, federation_queries
+from tests.factories import EXAMPLE_TOTALS, make_round, player
+
+
+def reference_statistics(player):
+    """The page's statistics counted the way they were before the cache: every deal of every
+    homologated round the player sat at, read at once and counted in Python."""
+    deals = Deal.objects.filter(round__status=Round.HOMOLOGATED, round__seats__player=player)
+    me = player.pk
+    takes, made, stats, poignees = Counter(), Counter(), Counter(), Counter()
+    for deal in deals:
+        stats["miseres"] += deal.miseres.count(me)
+        for poignee in deal.poignees:
+            if poignee.get("player") == me:
+                poignees[poignee.get("size")] += 1
+        if deal.kind != Deal.PLAYED:
+            continue
+        attack = me in (deal.taker_id, deal.partner_id)
+        if deal.taker_id == me:
+            takes[deal.contract] += 1
+            made[deal.contract] += deal.made is True
+            stats["chelems"] += deal.chelem_made_by == ATTACK
+        elif deal.partner_id == me:
+            stats["called"] += 1
+            stats["called_made"] += deal.made is True
+        else:
+            stats["defended"] += 1
+            stats["defended_failed"] += deal.made is False
+        if deal.petit_au_bout:
+            stats[f"petit_{ATTACK if attack else DEFENCE}"] += (deal.petit_au_bout == ATTACK) == attack
+    rate = lambda m, t: round(100 * m / t) if t else None  # noqa: E731
+    return {
+        "contracts": [
+            {
+                "code": code,
+                "label": label,
+                "takes": takes[code],
+                "made": made[code],
+                "rate": rate(made[code], takes[code]),
+            }
+            for code, label in Deal.CONTRACTS
+        ],
+        "takes": sum(takes.values()),
+        "made": sum(made.values()),
+        "rate": rate(sum(made.values()), sum(takes.values())),
+        **{key: stats[key] for key in ("called", "called_made", "defended", "defended_failed", "chelems")},
+        "petit_attack": stats["petit_attack"],
+        "petit_defence": stats["petit_defence"],
+        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS.items() if poignees[size]],
+        "poignees_total": sum(poignees.values()),
+        "miseres": stats["miseres"],
+    }
+
+
+def reference_history(player):
+    """(season, rank, tied, points, rounds) of each season, from standings computed afresh."""
+    rows = []
+    for season in Season.objects.order_by("-start_date"):
+        standings = compute_standings(season, default_as_of(season), load_season(season))
+        row, unranked = standings.row_of(player), standings.unranked_of(player)
+        if row is not None:
+            rows.append((season.name, row.rank, row.tied, row.points, row.rounds))
+        elif unranked is not None:
+            rows.append((season.name, None, False, unranked.points, unranked.rounds))
+    return rows
+
+
+def history(player):
+    return [
+        (
+            item.season.name,
+            item.row and item.row.rank,
+            bool(item.row and item.row.tied),
+            item.points,
+            item.rounds,
+        )
+        for item in player_page(player).history
+    ]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_it_counts_the_statistics_of_a_random_federation_as_every_deal_counted_at_once(
+    db, django_capture_on_commit_callbacks, seed
+):
+    with django_capture_on_commit_callbacks(execute=True):  # committed: the pieces are cached
+        call_command(
+            "generate_federation",
+            *["--players", "9", "--seasons", "2", "--rounds", "5", "--deals", "6", "--seed", str(seed)],
+            stdout=io.StringIO(),
+        )
+    cache.clear()
+    players = list(Player.objects.order_by("pk"))
+    expected = {p.pk: (reference_statistics(p), reference_history(p)) for p in players}
+    assert any(stats["takes"] and stats["defended"] for stats, _history in expected.values())
+    for _read in ("computed", "from the cache"):
+        for p in players:
+            assert player_statistics(p) == expected[p.pk][0], p.name
+            assert history(p) == expected[p.pk][1], p.name
+
+
+def test_it_reads_no_deal_once_the_pieces_are_cached(db, client, django_capture_on_commit_callbacks):
+    counts = federation_queries(django_capture_on_commit_callbacks, client, "player", 3, 4)
+    assert counts[1] < counts[0]
+    # and the cached read asks nothing of the deals or the standings: the player, the current
+    # season (twice: the page and the layout) and the seasons he played
+    assert counts[1] == 4
+
+
+def test_it_reads_the_cached_page_without_touching_the_deals(
+    season, client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        make_round(season, status=Round.HOMOLOGATED)
+    url = f"/joueurs/{player('Alice').pk}/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    assert not [q for q in captured.captured_queries if "championship_deal" in q["sql"]]
+
+
+CSRF = re.compile(rb'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+
+
+def pages(client):
+    return {
+        p.name: CSRF.sub(b"", client.get(f"/joueurs/{p.pk}/").content) for p in Player.objects.order_by("pk")
+    }
+
+
+@pytest.mark.parametrize("write", [w for w in WRITES if w not in ("create_round", "delete_draft")])
+def test_it_shows_a_write_on_the_players_pages_at_once(
+    season, client, django_capture_on_commit_callbacks, write
+):
+
+    with django_capture_on_commit_callbacks(execute=True):
+        make_round(season, date=datetime.date(2010, 10, 1), status=Round.HOMOLOGATED)
+        make_round(
+            season,
+            totals=EXAMPLE_TOTALS,
+            date=datetime.date(2010, 10, 8),
+            status=Round.HOMOLOGATED,
+            adjustments=[("Émile", "retard", None, "")],
+        )
+        make_round(season, date=datetime.date(2010, 10, 15), status=Round.HOMOLOGATED)
+        make_round(season, date=datetime.date(2010, 10, 22))
+    before = pages(client)
+    assert pages(client) == before  # now from the cache
+
+    with django_capture_on_commit_callbacks(execute=True):
+        WRITES[write](Season.objects.get(pk=season.pk))
+
+    after = pages(client)
+    assert after != before, "the write changes no player's page: the test proves nothing"
+    cache.clear()
+    assert after == pages(client)  # what a page computed afresh shows
