@@ -517,10 +517,10 @@ def create_round(
     - `user`: the author of every history record (and of the adjustments); `reason` the reason of
       the creation records; `key` a form's one-time key (a double submit creates one round);
     - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's);
-    - `scored`: `(players, inputs, result)`, the round its caller has scored already (a checked
-      sheet: the player names in seating order, the `DealInput`s, the `scoring.round.RoundResult`
-      under the season's rulebook); used only if the round's stored inputs are exactly those
-      (same names, same `DealInput`s, compared), else the round is scored here.
+    - `scored`: `(players, inputs, rulebook, result)`, the round its caller has scored already (a
+      checked sheet: the player names in seating order, the `DealInput`s, the rulebook, the
+      `scoring.round.RoundResult`); used only if the round's stored inputs are exactly those
+      (same names, same `DealInput`s, the season's rulebook, compared), else scored here.
 
     The round is scored once, from its rows in memory; every row is then inserted with its
     figures and its history record (in bulk). Raises RoundError (a French message naming the
@@ -573,7 +573,7 @@ def create_round(
         if status != Round.DRAFT:
             if not round_.totals_only and not stored_deals:
                 raise RoundError("deals", "Aucune donne n'est saisie.")
-            bump(round_)
+            bump(round_, write=False)  # written below with the status
             round_.status = status
             if status == Round.HOMOLOGATED:
                 round_.homologated_at, round_.homologated_by = timezone.now(), user
@@ -597,7 +597,7 @@ def create_round(
             _store_report(round_, report, by_name, reason)
         fields = list(ROUND_RESULTS)
         if status != Round.DRAFT:
-            fields += ["status", "homologated_at", "homologated_by"]
+            fields += ["status", "homologated_at", "homologated_by", "version"]
             reason = status_reason or (
                 "homologation" if status == Round.HOMOLOGATED else "soumise pour homologation"
             )
@@ -612,10 +612,12 @@ def _same_inputs(round_, seats, deals, totals, scored):
     of these rows, else None (the round is then scored afresh)."""
     if scored is None or totals is not None:
         return None
-    players, inputs, result = scored
+    players, inputs, rulebook, result = scored
     names = {seat.player.pk: seat.player.name for seat in seats}
     stored = [deal_input(deal, names) for deal in deals]
     if list(players) != [seat.player.name for seat in seats] or list(inputs) != stored:
+        return None
+    if rulebook != round_.season.rulebook:
         return None
     return ScoredRound(round_, seats, names, stored, result)
 

@@ -163,7 +163,9 @@ def test_it_scores_the_round_afresh_when_the_inputs_are_not_those_scored(season,
     original = rounds_module.score_round
     monkeypatch.setattr(rounds_module, "score_round", lambda *a, **k: calls.append(a) or original(*a, **k))
     specs = [_deal_spec(deal) for deal in checked.deals]
-    round_ = create_round(season, players, specs, date=checked.date, scored=(names, other, wrong))
+    round_ = create_round(
+        season, players, specs, date=checked.date, scored=(names, other, season.rulebook, wrong)
+    )
     assert len(calls) == 1
     assert dict(round_.seats.values_list("player__name", "total")) == dict(checked.result.totals)
 
@@ -260,3 +262,32 @@ def test_it_recomputes_the_figures_a_round_scored_afresh_gives(season, president
 
     for round_ in season.rounds.exclude(pk=fresh.pk):
         assert figures(round_) == figures(fresh)
+
+
+def import_queries(client, sheet):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("vingt.json", sheet.encode(), content_type="application/json")
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(reverse("championship:round_import"), {"sheet": upload})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return len(captured)
+
+
+def test_it_imports_a_sheet_through_the_site_in_queries_that_do_not_grow_with_the_seasons(as_user, season):
+    """The import page finds the seasons the user enters rounds in with one query, not one per
+    season (27 queries with one season, 36 with ten, before)."""
+    for name in EXAMPLE_PLAYERS:
+        Player.objects.create(name=name)
+    client = as_user("secretary")
+    sheet = json.loads(twenty_deal_sheet())
+    one = import_queries(client, json.dumps(sheet, ensure_ascii=False))
+    for year in range(2011, 2020):
+        Season.objects.create(
+            name=f"{year}-{year + 1}",
+            start_date=datetime.date(year, 9, 1),
+            end_date=datetime.date(year + 1, 6, 30),
+        )
+    sheet["number"] += 1
+    ten = import_queries(client, json.dumps(sheet, ensure_ascii=False))
+    assert ten <= one <= 30, (one, ten)
