@@ -263,25 +263,45 @@ def _called_label(deal):
     return f"Roi de {suit}"
 
 
-def _championship_points(round_):
+def _championship_points(round_, computed=None):
+    """Player id → [(label, points)] of the round's championship lines (`computed`: the lines a
+    write has just stored, in their order; else read)."""
+    if computed is None:
+        computed = ChampionshipLine.objects.filter(round=round_).order_by("order")
     lines = {}
-    for line in ChampionshipLine.objects.filter(round=round_).order_by("order"):
+    for line in computed:
         lines.setdefault(line.player_id, []).append((line.label, line.points))
     return lines
 
 
-def round_display(round_, *, history=False):
-    """The display data of a round (see the module docstring); `history=True` adds its history."""
-    seats = list(round_.seats.select_related("player").order_by("position"))
+def _adjustments(round_, data, wanted):
+    if not wanted:
+        return []
+    if data is not None and data.adjustments is not None:
+        return data.adjustments
+    return round_.adjustments.select_related("player", "entered_by__player")
+
+
+def round_display(round_, *, history=False, data=None, adjustments=True):
+    """The display data of a round (see the module docstring); `history=True` adds its history.
+
+    `data`: the round as the view (or the write it called) read it (`services.read_round_data`:
+    seats, deals, adjustments, and the championship lines when a write computed them); what it
+    lacks is read here. `adjustments=False` leaves the adjustments out (a page part that does
+    not show them)."""
+    if data is None:
+        seats = list(round_.seats.select_related("player").order_by("position"))
+        deals = [] if round_.totals_only else list(round_.deals.order_by("number"))
+    else:
+        seats, deals = list(data.seats), ([] if round_.totals_only else list(data.deals))
     names = {seat.player_id: seat.player.name for seat in seats}
-    deals = [] if round_.totals_only else list(round_.deals.order_by("number"))
     error = ""
     scored = None
     try:
-        scored = score_stored_round(round_, deals=deals) if len(seats) in TABLE_SIZES else None
+        scored = score_stored_round(round_, deals=deals, seats=seats) if len(seats) in TABLE_SIZES else None
     except ScoringError as exc:
         error = f"La manche ne se calcule plus : {exc}"
-    lines = _championship_points(round_)
+    lines = _championship_points(round_, data.lines if data is not None else None)
     seat_rows = [
         SeatRow(
             player_id=seat.player_id,
@@ -312,7 +332,7 @@ def round_display(round_, *, history=False):
             note=adjustment.note,
             entered_by=who(adjustment.entered_by),
         )
-        for adjustment in round_.adjustments.select_related("player", "entered_by__player")
+        for adjustment in _adjustments(round_, data, adjustments)
     ]
     ranking = sorted(seat_rows, key=lambda row: (row.rank or 99, row.position))
     return RoundDisplay(

@@ -6,6 +6,8 @@ edit the season's rulebook, grant discretionary bonuses and maluses and name the
 officials (in the admin). A Django superuser counts as board of every season.
 """
 
+from django.db.models import Exists, OuterRef
+
 from federation.models import Official, Season
 
 
@@ -24,6 +26,29 @@ def _roles(user, season):
             Official.objects.filter(season=season, player__user=user).values_list("role", flat=True)
         )
     return cache[season.pk]
+
+
+def with_roles(queryset, user, season="season"):
+    """`queryset` (rows that belong to a season, through the field `season`) annotated with the
+    roles of `user` in that season, one EXISTS per role: the row and the roles in one query.
+    `remember_roles` then spares `is_board` and `can_enter_rounds` their query."""
+    if not user.is_authenticated:
+        return queryset
+    return queryset.annotate(
+        **{
+            f"_role_{role}": Exists(
+                Official.objects.filter(season=OuterRef(season), player__user=user, role=role)
+            )
+            for role, _label in Official.ROLES
+        }
+    )
+
+
+def remember_roles(user, season, row):
+    """Keep the roles read by `with_roles` on `row` for the rest of the request."""
+    if user.is_authenticated and hasattr(row, f"_role_{Official.SECRETARY}"):
+        cache = user.__dict__.setdefault("_tarot_roles", {})
+        cache[season.pk] = {role for role, _label in Official.ROLES if getattr(row, f"_role_{role}")}
 
 
 def is_board(user, season):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from championship import choices
 from championship.forms.fields import MotifMixin, key_field, version_field
 from championship.models import Deal
-from championship.services import DEAL_FIELDS, next_deal_number, score_stored_round
+from championship.services import DEAL_FIELDS, read_round_data, score_stored_round
 from federation import validators
 from federation.models import Player
 from scoring.errors import ScoringError
@@ -74,10 +74,12 @@ def parse_points(text):
 
 class PlayerField(forms.CharField):
     """A player given by id. Any registered player passes, so that the engine can say who is
-    not seated; `special` values (e.g. « seul ») pass through unchanged."""
+    not seated; `special` values (e.g. « seul ») pass through unchanged. `known` (id → Player,
+    the seated players the form has read) spares a query for them."""
 
     def __init__(self, *args, special=(), **kwargs):
         self.special = special
+        self.known = {}
         super().__init__(*args, **kwargs)
 
     def to_python(self, value):
@@ -86,28 +88,40 @@ class PlayerField(forms.CharField):
             return None
         if value in self.special:
             return value
-        player = Player.objects.filter(pk=value).first() if str(value).isdigit() else None
+        if not str(value).isdigit():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        player = self.known.get(int(value)) or Player.objects.filter(pk=value).first()
         if player is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return player
 
 
 class PlayersField(forms.MultipleChoiceField):
-    """Several players by id (checkboxes); duplicates and players not seated reach the engine."""
+    """Several players by id (checkboxes); duplicates and players not seated reach the engine.
+    `known` (id → Player, the seated players) spares a query for them."""
+
+    def __init__(self, *args, **kwargs):
+        self.known = {}
+        super().__init__(*args, **kwargs)
 
     def valid_value(self, value):
         return str(value).isdigit()
 
     def clean(self, value):
         values = super().clean(value)
-        players = Player.objects.in_bulk([int(v) for v in values])
+        players = {pk: player for pk, player in self.known.items() if str(pk) in values}
+        others = [int(v) for v in values if int(v) not in players]
+        if others:
+            players.update(Player.objects.in_bulk(others))
         if any(int(v) not in players for v in values):
             raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         return [players[int(v)] for v in values]
 
 
 class DealForm(MotifMixin, forms.Form):
-    """Add the next deal of a round (`deal=None`) or correct `deal`."""
+    """Add the next deal of a round (`deal=None`) or correct `deal`. `data`: the round's seats
+    (players joined) and deals as the view read them (`services.read_round_data`), else read
+    here."""
 
     kind = forms.CharField(
         label=_("Donne"), initial=Deal.PLAYED, widget=forms.RadioSelect(choices=Deal.KINDS)
@@ -160,11 +174,13 @@ class DealForm(MotifMixin, forms.Form):
         widget=forms.RadioSelect(choices=[("", _("personne")), *choices.SIDES_WITH_ARTICLE]),
     )
 
-    def __init__(self, round_, *args, deal=None, **kwargs):
+    def __init__(self, round_, *args, deal=None, data=None, **kwargs):
         self.round = round_
         self.deal = deal
-        self.number = deal.number if deal is not None else next_deal_number(round_)
-        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        self.round_data = data if data is not None else read_round_data(round_, adjustments=False)
+        deals = self.round_data.deals
+        self.number = deal.number if deal is not None else (deals[-1].number + 1 if deals else 1)
+        self.seats = list(self.round_data.seats)
         self.five = len(self.seats) == MAX_PLAYERS
         if deal is not None and "initial" not in kwargs:
             kwargs["initial"] = self.initial_from(deal)
@@ -181,6 +197,9 @@ class DealForm(MotifMixin, forms.Form):
             choices=[("", gettext("— appelé —")), (SOLO, gettext("seul")), *seat_choices]
         )
         self.fields["miseres"].choices = seat_choices
+        seated = {seat.player_id: seat.player for seat in self.seats}
+        for name in ("dealer", "taker", "partner", "miseres"):
+            self.fields[name].known = seated
         if not self.five:
             self.fields["partner"].widget = forms.HiddenInput()
             self.fields["called"].widget = forms.HiddenInput()
@@ -256,7 +275,7 @@ class DealForm(MotifMixin, forms.Form):
         """The next dealer by rotation: the right-hand neighbour, or the same after a misdeal."""
         if not self.seats:
             return None
-        last = self.round.deals.order_by("-number").first()
+        last = self.round_data.deals[-1] if self.round_data.deals else None
         if last is None:
             return self.seats[0].player_id
         order = [seat.player_id for seat in self.seats]
@@ -297,10 +316,10 @@ class DealForm(MotifMixin, forms.Form):
             )
             return data
         self.candidate = self.build_deal(data)
-        deals = [deal for deal in self.round.deals.order_by("number") if deal.number != self.number]
+        deals = [deal for deal in self.round_data.deals if deal.number != self.number]
         deals.insert(self.number - 1, self.candidate)
         try:
-            score_stored_round(self.round, deals=deals)
+            score_stored_round(self.round, deals=deals, seats=self.seats)
         except ScoringError as error:
             self.attach(error)
         return data

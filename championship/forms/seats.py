@@ -11,16 +11,18 @@ from championship.forms.fields import (
     version_field,
 )
 from championship.models import COLOURS
+from championship.services import seats_in_order
 from federation import validators
 
 
 class SeatTotalsForm(MotifMixin, forms.Form):
-    """Correcting the totals of a round whose deals were not kept; they must sum to zero."""
+    """Correcting the totals of a round whose deals were not kept; they must sum to zero.
+    `seats`: the round's seats (players joined) when read already."""
 
-    def __init__(self, round_, *args, **kwargs):
+    def __init__(self, round_, *args, seats=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
-        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        self.seats = list(seats if seats is not None else seats_in_order(round_))
         for seat in self.seats:
             self.fields[f"total_{seat.position}"] = BoundedIntegerField(
                 field_name=gettext("Total de %(player)s") % {"player": seat.player},
@@ -56,10 +58,12 @@ class SeatTotalsForm(MotifMixin, forms.Form):
 
 
 class SeatColoursForm(MotifMixin, forms.Form):
-    def __init__(self, round_, *args, **kwargs):
+    """The chip colour of each seat; `seats`: the round's seats (players joined) when read already."""
+
+    def __init__(self, round_, *args, seats=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
-        self.seats = list(round_.seats.select_related("player").order_by("position"))
+        self.seats = list(seats if seats is not None else seats_in_order(round_))
         for seat in self.seats:
             self.fields[f"colour_{seat.position}"] = forms.ChoiceField(
                 label=seat.player.name,

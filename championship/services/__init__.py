@@ -25,6 +25,7 @@ from championship.services.rounds import (
     COLOURS,
     CREATION_REASON,
     REASON_MAX_LENGTH,
+    RoundData,
     ScoredRound,
     check_complete,
     counts_for_championship,
@@ -34,6 +35,7 @@ from championship.services.rounds import (
     homologate_round,
     next_deal_number,
     next_round_number,
+    read_round_data,
     reopen_round,
     required_reason,
     rescore_round,
@@ -48,6 +50,8 @@ from championship.services.rounds import (
 from championship.services.rulebook import update_season_rulebook
 
 __all__ = [
+    "RoundData",
+    "read_round_data",
     "COLOURS",
     "CREATION_REASON",
     "DEAL_FIELDS",

@@ -16,6 +16,7 @@ from championship.services.rounds import (
     RoundData,
     _author,
     apply_scores,
+    counts_for_championship,
     current_data,
     read_round_data,
     score_stored_round,
@@ -79,7 +80,10 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     `number`: the number the deal was entered as (refused with `deal_number` if another deal
     took it meanwhile); `key`: the form's one-time key (refused with `duplicate` when sent again);
     `data`: the round's inputs as the caller read them (`read_round_data`), used if the round
-    has not changed since, else read again under the lock.
+    has not changed since, else read again under the lock. Once the deal is stored, `data` (if
+    it was used) is the round as stored: the deal appended, every figure set, the championship
+    lines computed, and `data.version` the round's new version; a caller whose `data.version`
+    differs from `round_.version` afterwards reads the round again.
     """
     lock_round(round_, version=version)
     claim_key(round_, key)
@@ -92,15 +96,17 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     problem = validators.deal_number_problem(next_number)
     if problem:
         raise RoundError("deals", f"Donne {next_number} : {problem}.")
-    bump(round_)
-    data.version = round_.version
+    bump(round_, write=False)  # written with the round's figures, under the lock
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
     changes = _validate(round_, deal, data)
     with _author(user):
         deal._change_reason = reason
         deal.save()  # with its figures: only what else moved is written after it
-        write_scores(round_, changes, reason)
+        write_scores(round_, changes, reason, version=True)
+    data.deals.append(deal)
+    data.lines = changes.lines if counts_for_championship(round_) else []
+    data.version = round_.version
     return deal
 
 

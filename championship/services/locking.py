@@ -7,7 +7,7 @@ then read what it wrote (so an edit never acts on a status the board just change
 transactions are immediate (see the settings), so writers wait for each other the same way.
 """
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import F
 from django.utils import timezone
 
@@ -33,10 +33,13 @@ def lock_round(round_, *, version=None):
     return round_
 
 
-def bump(round_):
-    """Raise the round's version (no history record: the change itself has one)."""
+def bump(round_, *, write=True):
+    """Raise the round's version (no history record: the change itself has one). `write=False`
+    raises it in memory only, for a write that stores it with the round's figures
+    (`write_scores(..., version=True)`), under the lock taken by `lock_round`."""
     round_.version += 1
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
+    if write:
+        Round.objects.filter(pk=round_.pk).update(version=F("version") + 1)
 
 
 def check_homologated_change(round_, reason):
@@ -49,21 +52,22 @@ def check_homologated_change(round_, reason):
         )
 
 
+DUPLICATE = "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
+
+
 def claim_key(round_, key):
-    """Store a form's one-time key; RoundError `duplicate` if it was stored already."""
+    """Store a form's one-time key (one INSERT); RoundError `duplicate` if it was stored already.
+
+    Called inside the write's transaction, under the round's lock: a key stored already makes the
+    INSERT fail on its unique index, and the RoundError raised then undoes the whole write (on
+    PostgreSQL the failed INSERT leaves the transaction unusable, so nothing runs after it).
+    """
     if not key:
         return
-    if SubmissionKey.objects.filter(key=key).exists():
-        raise RoundError(
-            "duplicate", "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
-        )
     try:
-        with transaction.atomic():
-            SubmissionKey.objects.create(key=key, round=round_)
+        SubmissionKey.objects.create(key=key, round=round_)
     except IntegrityError as error:
-        raise RoundError(
-            "duplicate", "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
-        ) from error
+        raise RoundError("duplicate", DUPLICATE) from error
 
 
 # --- what changed meanwhile ------------------------------------------------------------------------

@@ -79,19 +79,25 @@ class RoundData:
     """A round's stored inputs, read once and passed along (service → rescore → page): its seats
     (players joined) in order, its deals in order, its adjustments (players joined; None until
     read). `version` is the round's version when they were read: a service that finds the round
-    at that version under its lock uses them as they are (every write raises the version)."""
+    at that version under its lock uses them as they are (every write raises the version).
+    `lines`: the round's championship lines when a write has just computed them (None until
+    then; a round that does not count for the championship has none)."""
 
     seats: list
     deals: list
     adjustments: list | None
     version: int
+    lines: list | None = None
 
 
 def read_round_data(round_, *, adjustments=True):
-    """The stored inputs of `round_` (3 queries; 2 without `adjustments`)."""
+    """The stored inputs of `round_` (3 queries; 2 without `adjustments`), with what the pages
+    show of them (players, and who entered each adjustment)."""
     seats = list(round_.seats.select_related("player").order_by("position"))
     deals = [] if round_.totals_only else list(round_.deals.order_by("number"))
-    adjusted = list(round_.adjustments.select_related("player")) if adjustments else None
+    adjusted = (
+        list(round_.adjustments.select_related("player", "entered_by__player")) if adjustments else None
+    )
     return RoundData(seats, deals, adjusted, round_.version)
 
 
@@ -225,14 +231,18 @@ def store_scores(round_, reason=None, *, record=False, data=None):
     return changes.scored
 
 
-def write_scores(round_, changes, reason=None, *, record=False):
+def write_scores(round_, changes, reason=None, *, record=False, version=False):
     """Write what `apply_scores` changed, with history records carrying `reason` (else
-    "recalcul"), and replace the round's championship lines if it counts."""
+    "recalcul"), and replace the round's championship lines if it counts. With `version`, the
+    round's version raised in memory (`bump(round_, write=False)`) is written in the same UPDATE
+    as its figures (alone if they did not move, with no history record, as `bump` does)."""
     reason = reason or "recalcul"
     write_with_history(Deal, changes.deals, DEAL_RESULTS, reason)
     write_with_history(Seat, changes.seats, SEAT_RESULTS, reason)
     if record or changes.round_moved:
-        write_with_history(Round, [round_], ROUND_RESULTS, reason)
+        write_with_history(Round, [round_], ROUND_RESULTS + (["version"] if version else []), reason)
+    elif version:
+        update_rows(Round, [round_], ["version"])
     if counts_for_championship(round_):  # only a counting round ever has lines
         ChampionshipLine.objects.filter(round=round_).delete()
         ChampionshipLine.objects.bulk_create(changes.lines)
@@ -488,6 +498,7 @@ def create_round(
     status_reason=None,
     key=None,
     expected_totals=None,
+    scored=None,
 ):
     """Store a round with everything a sheet holds, score it, all or nothing; return the Round.
 
@@ -505,7 +516,11 @@ def create_round(
       usual one) going into its history;
     - `user`: the author of every history record (and of the adjustments); `reason` the reason of
       the creation records; `key` a form's one-time key (a double submit creates one round);
-    - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's).
+    - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's);
+    - `scored`: `(players, inputs, rulebook, result)`, the round its caller has scored already (a
+      checked sheet: the player names in seating order, the `DealInput`s, the rulebook, the
+      `scoring.round.RoundResult`); used only if the round's stored inputs are exactly those
+      (same names, same `DealInput`s, the season's rulebook, compared), else scored here.
 
     The round is scored once, from its rows in memory; every row is then inserted with its
     figures and its history record (in bulk). Raises RoundError (a French message naming the
@@ -558,14 +573,14 @@ def create_round(
         if status != Round.DRAFT:
             if not round_.totals_only and not stored_deals:
                 raise RoundError("deals", "Aucune donne n'est saisie.")
-            bump(round_)
+            bump(round_, write=False)  # written below with the status
             round_.status = status
             if status == Round.HOMOLOGATED:
                 round_.homologated_at, round_.homologated_by = timezone.now(), user
         # Scored once, in memory: every row is then inserted with its figures and history.
         data = RoundData(seats, stored_deals, stored_adjustments, round_.version)
         try:
-            changes = apply_scores(round_, data)
+            changes = apply_scores(round_, data, _same_inputs(round_, seats, stored_deals, totals, scored))
         except ScoringError as error:
             raise RoundError("invalid", f"La manche est incohérente : {error}") from error
         if expected_totals is not None and changes.scored.result.totals != expected_totals:
@@ -582,7 +597,7 @@ def create_round(
             _store_report(round_, report, by_name, reason)
         fields = list(ROUND_RESULTS)
         if status != Round.DRAFT:
-            fields += ["status", "homologated_at", "homologated_by"]
+            fields += ["status", "homologated_at", "homologated_by", "version"]
             reason = status_reason or (
                 "homologation" if status == Round.HOMOLOGATED else "soumise pour homologation"
             )
@@ -590,6 +605,21 @@ def create_round(
             write_with_history(Round, [round_], fields, reason)
         ChampionshipLine.objects.bulk_create(changes.lines)
     return round_
+
+
+def _same_inputs(round_, seats, deals, totals, scored):
+    """The ScoredRound of `scored` (see `create_round`) if it was scored from exactly the inputs
+    of these rows, else None (the round is then scored afresh)."""
+    if scored is None or totals is not None:
+        return None
+    players, inputs, rulebook, result = scored
+    names = {seat.player.pk: seat.player.name for seat in seats}
+    stored = [deal_input(deal, names) for deal in deals]
+    if list(players) != [seat.player.name for seat in seats] or list(inputs) != stored:
+        return None
+    if rulebook != round_.season.rulebook:
+        return None
+    return ScoredRound(round_, seats, names, stored, result)
 
 
 def _check_creation(season, players, colours, totals, deals, date, place, stage, table):

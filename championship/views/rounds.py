@@ -35,7 +35,7 @@ from championship.services import RoundError
 from championship.summaries import cached_html
 from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
 from federation.models import Season
-from federation.roles import can_enter_rounds, is_board
+from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
 
 HOMOLOGATED_READ_ONLY = _("Cette manche est homologuée : seule la Direction peut la corriger.")
 
@@ -56,8 +56,10 @@ def _get_round_for_user(request, pk):
 
 
 def _get_round_for_editing(request, pk):
-    """A round to change: secretary or board; a homologated one, board only."""
-    round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
+    """A round to change: secretary or board; a homologated one, board only (the round and the
+    user's roles in its season read in one query)."""
+    round_ = get_object_or_404(with_roles(Round.objects.select_related("season"), request.user), pk=pk)
+    remember_roles(request.user, round_.season, round_)
     if not can_enter_rounds(request.user, round_.season):
         raise PermissionDenied(gettext("Seuls le secrétaire et la Direction saisissent les manches."))
     if round_.is_homologated and not is_board(request.user, round_.season):
@@ -153,18 +155,22 @@ def round_edit(request, pk):
     answer the part of the page that changed (or the form with its errors) to swap in place.
     """
     round_ = _get_round_for_editing(request, pk)
+    # The round read once for the form, the write and the page (adjustments: the page only).
+    data = services.read_round_data(round_, adjustments=request.method != "POST")
     deal_form = None
     if not round_.totals_only:
-        deal_form = DealForm(round_, request.POST or None)
+        deal_form = DealForm(round_, request.POST or None, data=data)
         deal = (
-            _add_deal(request, round_, deal_form)
+            _add_deal(request, round_, deal_form, data)
             if request.method == "POST" and deal_form.is_valid()
             else None
         )
         if deal is not None:
             done = gettext("Donne %(number)s enregistrée.") % {"number": deal.number}
             if request.htmx:
-                return _render_entry_update(request, round_, deal.number, done)
+                if data.version != round_.version:  # changed by another write meanwhile
+                    data = services.read_round_data(round_, adjustments=False)
+                return _render_entry_update(request, round_, deal.number, done, data)
             messages.success(request, done)
             return redirect(_edit_url(round_, deal.number))
         if request.method == "POST" and request.htmx:
@@ -173,11 +179,15 @@ def round_edit(request, pk):
         raise Http404(gettext("Cette manche n'a que des totaux."))
     highlight = request.GET.get("donne", "")
     return _render_entry(
-        request, round_, deal_form=deal_form, highlight=int(highlight) if highlight.isdigit() else None
+        request,
+        round_,
+        deal_form=deal_form,
+        highlight=int(highlight) if highlight.isdigit() else None,
+        data=data,
     )
 
 
-def _add_deal(request, round_, form):
+def _add_deal(request, round_, form, data):
     """The deal stored by the service, or None with the service's refusal on the form. A form
     sent twice is stored once: the second answer shows the round with the deal stored."""
     try:
@@ -188,6 +198,7 @@ def _add_deal(request, round_, form):
             key=form.key,
             reason=form.reason,
             user=request.user,
+            data=data,
         )
     except RoundError as error:
         if error.code == "duplicate":
@@ -206,17 +217,19 @@ def _entry_context(
     adjustment_form=None,
     colours_form=None,
     totals_form=None,
+    data=None,
 ):
     board = is_board(request.user, round_.season)
-    display = round_display(round_)
+    display = round_display(round_, data=data)
+    seats = data.seats if data is not None else None
     last_deal = next((deal for deal in display.deals if deal.number == highlight), None)
     return {
         "round": round_,
         "display": display,
         "deal_form": deal_form,
         "adjustment_form": adjustment_form or AdjustmentForm(round_, board=board, prefix="adj"),
-        "colours_form": colours_form or SeatColoursForm(round_, prefix="seats"),
-        "totals_form": (totals_form or SeatTotalsForm(round_, prefix="totals"))
+        "colours_form": colours_form or SeatColoursForm(round_, prefix="seats", seats=seats),
+        "totals_form": (totals_form or SeatTotalsForm(round_, prefix="totals", seats=seats))
         if round_.totals_only
         else None,
         "motif_form": MotifForm(round_, prefix="del"),
@@ -229,26 +242,27 @@ def _entry_context(
     }
 
 
-def _render_entry(request, round_, *, highlight=None, **forms):
-    context = _entry_context(request, round_, highlight=highlight, **forms)
+def _render_entry(request, round_, *, highlight=None, data=None, **forms):
+    context = _entry_context(request, round_, highlight=highlight, data=data, **forms)
     return render(request, "championship/rounds/edit.html", context)
 
 
-def _render_entry_update(request, round_, number, done):
+def _render_entry_update(request, round_, number, done, data):
     """htmx, deal saved: scoreboard, grid with the new deal highlighted and the next deal's form.
 
     The address becomes the one the redirect gives without JS, and the new deal is scrolled to.
     """
-    # The service left `round_` as stored (locked, rescored): no need to read it again. The
-    # fragment shows the scoreboard, the grid and the next deal's form; of the other forms of
-    # the page, only the colours' version is refreshed (out of band).
-    display = round_display(round_)
+    # The service left `round_` and `data` as stored (locked, rescored, the deal appended): no
+    # need to read them again. The fragment shows the scoreboard, the grid and the next deal's
+    # form, not the adjustments; of the other forms of the page, only the colours' version is
+    # refreshed (out of band).
+    display = round_display(round_, data=data, adjustments=False)
     last_deal = next((deal for deal in display.deals if deal.number == number), None)
     context = {
         "round": round_,
         "display": display,
-        "deal_form": DealForm(round_),
-        "colours_form": SeatColoursForm(round_, prefix="seats"),
+        "deal_form": DealForm(round_, data=data),
+        "colours_form": SeatColoursForm(round_, prefix="seats", seats=data.seats),
         "highlight": last_deal.number if last_deal else None,
         "last_deal": last_deal,
         "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))

@@ -18,14 +18,18 @@ from championship.forms import SheetUploadForm
 from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, sheet_filename
 from federation.models import Season
-from federation.roles import can_enter_rounds, is_board
+from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
 
 FORM_PLAYERS_HINT = "cochez « Inscrire les joueurs inconnus » pour l'inscrire"
 
 
 def _get_import_rights_for_user(user):
-    """(seasons whose rounds the user enters, whether the user is board of one of them)."""
-    seasons = [season for season in Season.objects.all() if can_enter_rounds(user, season)]
+    """(seasons whose rounds the user enters, whether the user is board of one of them): the
+    seasons and the user's roles in each read in one query."""
+    seasons = list(with_roles(Season.objects.all(), user, season="pk"))
+    for season in seasons:
+        remember_roles(user, season, season)
+    seasons = [season for season in seasons if can_enter_rounds(user, season)]
     if not seasons and not user.is_superuser:
         raise PermissionDenied(
             gettext("Seuls le secrétaire et la Direction d'une saison importent des manches.")
