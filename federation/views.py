@@ -5,6 +5,8 @@ season's rounds (secretary, board) also see their work queue: the rounds not hom
 the reports those rounds wait for; a round's designated writer sees the report he owes.
 """
 
+from types import SimpleNamespace
+
 from django.shortcuts import render
 
 from championship.cup import cup_state
@@ -12,6 +14,7 @@ from championship.lateness import default_as_of
 from championship.models import Round
 from championship.reports import reports_due
 from championship.standings import season_standings
+from championship.summaries import cached
 from federation.context_processors import current_season
 from federation.models import Official, Season
 from federation.roles import can_enter_rounds, player_of
@@ -35,6 +38,33 @@ def visible_reports_due(user, season, as_of=None):
     return [item for item in due if item.round.is_homologated or owed_by_viewer(item)]
 
 
+def leaders_of(season, as_of):
+    """The season's first ranked players, cached as a few plain values: reading the whole cached
+    standings back costs more than the rest of the page."""
+
+    def compute():
+        return [
+            (row.rank, row.player.pk, row.player.name, row.points, row.rounds)
+            for row in season_standings(season, as_of).ranked[:LEADERS]
+        ]
+
+    return [
+        SimpleNamespace(rank=rank, player=SimpleNamespace(pk=pk, name=name), points=points, rounds=rounds)
+        for rank, pk, name, points, rounds in cached("home-leaders", season, as_of, compute)
+    ]
+
+
+def champion_of(season):
+    """The season's Champion du Monde (pk and name) or None, cached as plain values."""
+
+    def compute():
+        champion = cup_state(season).champion
+        return None if champion is None else (champion.pk, champion.name)
+
+    found = cached("home-champion", season, None, compute)
+    return None if found is None else SimpleNamespace(pk=found[0], name=found[1])
+
+
 def home(request):
     season = current_season(request)
     context = {"season": season, "board": [], "leaders": [], "latest_rounds": [], "reports_due": []}
@@ -43,9 +73,8 @@ def home(request):
         context["board"] = sorted(
             season.officials.select_related("player"), key=lambda official: role_order.index(official.role)
         )
-        standings = season_standings(season)
-        context["standings"] = standings
-        context["leaders"] = standings.ranked[:LEADERS]
+        context["leaders"] = leaders_of(season, default_as_of(season))
+        context["minimum_rounds"] = season.rulebook.championship.minimum_rounds
         context["latest_rounds"] = (
             season.rounds.filter(status=Round.HOMOLOGATED)
             .order_by("-date", "-number")
@@ -60,5 +89,5 @@ def home(request):
     past = Season.objects.exclude(pk=getattr(season, "pk", None)).order_by("-start_date").first()
     if past is not None:
         context["past_season"] = past
-        context["past_champion"] = cup_state(past).champion
+        context["past_champion"] = champion_of(past)
     return render(request, "federation/home.html", context)

@@ -186,3 +186,30 @@ def test_it_leads_a_visitor_to_no_page_showing_an_unpublished_round(client, roun
         assert f"/manches/{unpublished.pk}/" not in text, url
         assert "Chez Ursule" not in text, url
         assert not UNPUBLISHED_FIGURE.search(text), url
+
+
+def test_it_shows_the_leaders_and_follows_each_new_round(client, db):
+    """The leaders on the home page are the standings' first five, and a new round is seen at
+    once (their cached summary follows the season's writes)."""
+    from championship.standings import season_standings
+    from tests.championship.test_standings import play, table
+
+    season = Season.objects.create(
+        name="2010-2011", start_date=datetime.date(2010, 9, 1), end_date=datetime.date(2011, 6, 30)
+    )
+
+    def leaders_on_home():
+        home = client.get(reverse("federation:home")).content.decode()
+        section = home[home.index('class="leaders"') : home.index("</ol>")]
+        return re.findall(r">([^<]+)</a>\s*— <strong>([^<]+)</strong>", section)
+
+    def leaders_in_standings():
+        return [(row.player.name, str(row.points)) for row in season_standings(season).ranked[:5]]
+
+    for day in (1, 2, 3):
+        play(season, table(["Alice", "Bruno"]), date=datetime.date(2010, 10, day))
+    before = leaders_on_home()
+    assert before == leaders_in_standings() and len(before) == 5
+    play(season, table(["Bruno", "Alice"], totals=(900, 100, 0, -400, -600)), date=datetime.date(2010, 10, 4))
+    after = leaders_on_home()
+    assert after == leaders_in_standings() and after != before
