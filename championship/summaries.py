@@ -12,9 +12,10 @@ from data older than a concurrent write stores it under the old token, which nob
 Inside a transaction that changed a season (a test, a command, a service reading back), the
 figures of that season are computed afresh and not cached: they may still be rolled back.
 
-The cache is local memory by default (one process); with several processes (gunicorn workers)
-it must be shared (`CACHE_URL`, see the README), or a write in one process would not be seen by
-the others.
+The cache must be shared by every process that serves the site, or a write in one process
+would not be seen by the others: by default it is local memory in development (one process) and
+files under `media/cache/` otherwise, which every process of the machine shares; `CACHE_URL`
+names another (see the README).
 """
 
 from __future__ import annotations
