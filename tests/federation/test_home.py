@@ -192,6 +192,7 @@ def test_it_shows_the_leaders_and_follows_each_new_round(client, db):
     """The leaders on the home page are the standings' first five, and a new round is seen at
     once (their cached summary follows the season's writes)."""
     from championship.standings import season_standings
+    from scoring.french import num
     from tests.championship.test_standings import play, table
 
     season = Season.objects.create(
@@ -204,12 +205,14 @@ def test_it_shows_the_leaders_and_follows_each_new_round(client, db):
         return re.findall(r">([^<]+)</a>\s*— <strong>([^<]+)</strong>", section)
 
     def leaders_in_standings():
-        return [(row.player.name, str(row.points)) for row in season_standings(season).ranked[:5]]
+        # Points written as French writes them: a loss with the minus sign U+2212.
+        return [(row.player.name, num(row.points)) for row in season_standings(season).ranked[:5]]
 
     for day in (1, 2, 3):
         play(season, table(["Alice", "Bruno"]), date=datetime.date(2010, 10, day))
     before = leaders_on_home()
     assert before == leaders_in_standings() and len(before) == 5
+    assert any(points.startswith("\N{MINUS SIGN}") for _name, points in before)  # late reports cost
     play(season, table(["Bruno", "Alice"], totals=(900, 100, 0, -400, -600)), date=datetime.date(2010, 10, 4))
     after = leaders_on_home()
     assert after == leaders_in_standings() and after != before
