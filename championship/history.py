@@ -32,10 +32,11 @@ class HistoryEntry:
     changes: tuple  # French lines
 
 
-def who(user):
-    """The name of the user who did something: the player's, else the account's."""
+def who(user, nobody="—"):
+    """The name of the user who did something: the player's, else the account's (`nobody` when
+    no one is recorded)."""
     if user is None:
-        return "—"
+        return nobody
     player = getattr(user, "player", None)
     return player.name if player is not None else user.get_username()
 

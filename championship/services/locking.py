@@ -11,6 +11,7 @@ from django.db import IntegrityError
 from django.db.models import F
 from django.utils import timezone
 
+from championship.history import who
 from championship.models import Adjustment, Deal, Round, Seat, SubmissionKey
 from championship.services.errors import RoundError
 from championship.summaries import season_changed
@@ -76,13 +77,6 @@ def claim_key(round_, key):
 _PRIORITY = [Deal, Adjustment, Round, Seat]
 
 
-def _who(user):
-    if user is None:
-        return "quelqu'un"
-    player = getattr(user, "player", None)
-    return player.name if player is not None else user.get_username()
-
-
 def _what(model, record):
     verb = {"+": "ajoutée", "~": "modifiée", "-": "supprimée"}[record.history_type]
     if model is Deal:
@@ -115,7 +109,8 @@ def last_change(round_):
         (model, record) for model, record in latest if (newest - record.history_date).total_seconds() <= 1
     )
     when = timezone.localtime(record.history_date)
-    text = f"{_what(model, record)} par {_who(record.history_user)} le {when:%d/%m/%Y à %H:%M}"
+    author = who(record.history_user, nobody="quelqu'un")
+    text = f"{_what(model, record)} par {author} le {when:%d/%m/%Y à %H:%M}"
     if record.history_change_reason:
         text += f" (motif : {record.history_change_reason})"
     return text
