@@ -8,12 +8,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.postgres import POSTGRES_URL, side_database
+
 ROOT = Path(__file__).resolve().parents[2]
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 
 
 def run_races(database_url):
@@ -49,18 +49,8 @@ def test_concurrent_writes_lose_nothing_on_sqlite(tmp_path):
 
 @pytest.fixture
 def postgres_url():
-    import psycopg
-
-    parts = urlsplit(POSTGRES_URL)
-    name = parts.path.lstrip("/") + "_races"
-    admin = psycopg.connect(POSTGRES_URL, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with side_database("races") as url:
+        yield url
 
 
 @pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")

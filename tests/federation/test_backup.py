@@ -15,12 +15,12 @@ import sys
 from contextlib import closing, contextmanager
 from io import StringIO
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.postgres import POSTGRES_URL, side_database
+
 ROOT = Path(__file__).resolve().parents[2]
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 needs_postgresql = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
 
 
@@ -168,18 +168,8 @@ def test_it_restores_every_output_and_every_timestamp_from_a_sqlite_backup(tmp_p
 def postgres_url():
     """A database of its own on the server of TEST_POSTGRES_URL (a restore drops every table, so
     it must not share one with the other tests)."""
-    import psycopg
-
-    parts = urlsplit(POSTGRES_URL)
-    name = parts.path.lstrip("/") + "_backup"
-    admin = psycopg.connect(POSTGRES_URL, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
-    admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with side_database("backup") as url:
+        yield url
 
 
 @needs_postgresql
