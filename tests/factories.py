@@ -80,6 +80,21 @@ def round_totals(round_):
     return dict(round_.seats.values_list("player__name", "total"))
 
 
+def fifth_deal(**changes):
+    """The model values of a valid 5th deal of the example round (dealer David by rotation)."""
+    return {
+        "kind": "played",
+        "dealer": player("David"),
+        "taker": player("Bruno"),
+        "contract": "garde",
+        "called": "coeur",
+        "partner": player("Émile"),
+        "bouts": 2,
+        "points": Decimal(49),
+        **changes,
+    }
+
+
 def fifth_deal_data(**changes):
     """Form data of a valid 5th deal of the example round (dealer David, expected by rotation)."""
     data = {

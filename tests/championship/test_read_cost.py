@@ -18,7 +18,7 @@ from championship.services import DEAL_FIELDS
 from championship.standings import compute_standings, load_season, season_standings
 from federation.models import Season
 from federation.settings import cache_settings
-from tests.factories import EXAMPLE_TOTALS, make_round, player
+from tests.factories import EXAMPLE_TOTALS, fifth_deal, make_round, player
 
 RESULTS_2 = {"Alice": 300, "Bruno": -200, "Chloé": 100, "David": -150, "Émile": -50}
 
@@ -131,19 +131,6 @@ def deal_fields(deal, **changes):
     return {**{name: getattr(deal, name) for name in DEAL_FIELDS}, **changes}
 
 
-def fifth_deal():
-    return {
-        "kind": "played",
-        "dealer": player("David"),
-        "taker": player("Bruno"),
-        "contract": "garde",
-        "called": "coeur",
-        "partner": player("Émile"),
-        "bouts": 2,
-        "points": Decimal(60),
-    }
-
-
 def rename(season):
     alice = player("Alice")
     alice.name = "Alicia"
@@ -162,7 +149,7 @@ def season_end(season):
 
 
 WRITES = {
-    "add_deal": lambda s: services.add_deal(counted(s, 1), fifth_deal(), reason="oubliée"),
+    "add_deal": lambda s: services.add_deal(counted(s, 1), fifth_deal(points=Decimal(60)), reason="oubliée"),
     "change_deal": lambda s: services.change_deal(
         (deal := Deal.objects.get(round=counted(s, 1), number=1)),
         deal_fields(deal, contract="garde_contre", points=Decimal(20)),

@@ -10,23 +10,17 @@ from championship import services
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat, SubmissionKey
 from championship.services import RoundError
 from federation.models import Player
-from tests.factories import EXAMPLE_DEALS, EXAMPLE_PLAYERS, EXAMPLE_TOTALS, make_round, player, round_totals
+from tests.factories import (
+    EXAMPLE_DEALS,
+    EXAMPLE_PLAYERS,
+    EXAMPLE_TOTALS,
+    fifth_deal,
+    make_round,
+    player,
+    round_totals,
+)
 
 DATE = datetime.date(2010, 11, 19)
-
-
-def fifth_deal():
-    """The model values of a valid 5th deal of the example round (dealer David by rotation)."""
-    return {
-        "kind": "played",
-        "dealer": player("David"),
-        "taker": player("Bruno"),
-        "contract": "garde",
-        "called": "coeur",
-        "partner": player("Émile"),
-        "bouts": 2,
-        "points": Decimal(49),
-    }
 
 
 def code_of(call, *args, **kwargs):

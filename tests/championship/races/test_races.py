@@ -17,7 +17,7 @@ from django.db import connection
 from championship import services
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, SubmissionKey
 from championship.services import RoundError
-from tests.factories import make_round, player
+from tests.factories import fifth_deal, make_round, player
 
 from .conftest import RACES
 
@@ -121,16 +121,7 @@ def test_homologating_while_a_bonus_is_added_leaves_the_right_championship_lines
 def test_the_same_deal_sent_twenty_times_at_once_is_stored_once(season, secretary):
     round_ = make_round(season)
     key = uuid.uuid4()
-    fields = {
-        "kind": "played",
-        "dealer": player("David"),
-        "taker": player("Bruno"),
-        "contract": "garde",
-        "called": "coeur",
-        "partner": player("Émile"),
-        "bouts": 2,
-        "points": Decimal(49),
-    }
+    fields = fifth_deal()
 
     def send(ready):
         seen = Round.objects.get(pk=round_.pk)
