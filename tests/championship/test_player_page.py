@@ -2,7 +2,6 @@
 statistics are those of every deal counted at once, its query count does not grow with the
 history, and a write to a season is seen on it at once."""
 
-import datetime
 import io
 import re
 from collections import Counter
@@ -19,8 +18,8 @@ from championship.players import player_page, player_statistics
 from championship.standings import compute_standings, load_season
 from federation.models import Player, Season
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
-from tests.championship.test_read_cost import WRITES, federation_queries
-from tests.factories import EXAMPLE_TOTALS, make_round, player
+from tests.championship.test_read_cost import WRITES, federation_queries, rounds_every_write_can_touch
+from tests.factories import make_round, player
 
 
 def reference_statistics(player):
@@ -154,16 +153,7 @@ def test_it_shows_a_write_on_the_players_pages_at_once(
 ):
 
     with django_capture_on_commit_callbacks(execute=True):
-        make_round(season, date=datetime.date(2010, 10, 1), status=Round.HOMOLOGATED)
-        make_round(
-            season,
-            totals=EXAMPLE_TOTALS,
-            date=datetime.date(2010, 10, 8),
-            status=Round.HOMOLOGATED,
-            adjustments=[("Émile", "retard", None, "")],
-        )
-        make_round(season, date=datetime.date(2010, 10, 15), status=Round.HOMOLOGATED)
-        make_round(season, date=datetime.date(2010, 10, 22))
+        rounds_every_write_can_touch(season)
     before = pages(client)
     assert pages(client) == before  # now from the cache
 

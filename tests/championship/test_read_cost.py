@@ -179,21 +179,26 @@ WRITES = {
 }
 
 
+def rounds_every_write_can_touch(season):
+    """Three homologated rounds (one totals-only, with a malus) and a draft."""
+    make_round(season, date=datetime.date(2010, 10, 1), status=Round.HOMOLOGATED)
+    make_round(
+        season,
+        totals=EXAMPLE_TOTALS,
+        date=datetime.date(2010, 10, 8),
+        status=Round.HOMOLOGATED,
+        adjustments=[("Émile", "retard", None, "")],
+    )
+    make_round(season, date=datetime.date(2010, 10, 15), status=Round.HOMOLOGATED)
+    make_round(season, date=datetime.date(2010, 10, 22))
+
+
 @pytest.mark.parametrize("write", WRITES)
 def test_it_serves_the_new_figures_once_a_write_is_committed(
     season, client, django_capture_on_commit_callbacks, django_assert_num_queries, write
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        make_round(season, date=datetime.date(2010, 10, 1), status=Round.HOMOLOGATED)
-        make_round(
-            season,
-            totals=EXAMPLE_TOTALS,
-            date=datetime.date(2010, 10, 8),
-            status=Round.HOMOLOGATED,
-            adjustments=[("Émile", "retard", None, "")],
-        )
-        make_round(season, date=datetime.date(2010, 10, 15), status=Round.HOMOLOGATED)
-        make_round(season, date=datetime.date(2010, 10, 22))
+        rounds_every_write_can_touch(season)
     url = f"/saisons/{season.name}/"
     before = figures(season_standings(season))
     page_before = client.get(url).content
