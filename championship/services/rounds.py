@@ -210,17 +210,64 @@ def update_rows(model, objs, fields):
         cursor.executemany(sql, rows)
 
 
-def write_with_history(model, objs, fields, reason, *, record=()):
-    """Write `fields` of `objs` and bulk-create their history records ("~"), each with `reason`
-    and the block's author (the request's user, or `recorded_as`); `record`: more instances
-    that get a history record without being written (their row did not move)."""
-    recorded = [*objs, *record]
-    if not recorded:
+def insert_history_rows(model, objs, reason):
+    """Add a change record ("~") to the history of each of `objs`, as django-simple-history's
+    `bulk_history_create` would: every tracked field copied, `reason`, the block's author (the
+    request's user or `recorded_as`), one date for the block. One INSERT statement run for
+    every record (`executemany`).
+
+    `bulk_history_create` builds a model instance per record and an INSERT per few dozen rows
+    (SQLite's variable limit), which cost most of a season's recomputation.
+    """
+    if not objs:
         return
+    history = model.history.model
+    fields = {field.attname: field for field in history._meta.concrete_fields}
+    tracked = [fields[field.attname] for field in history.tracked_fields]
+    author = history.get_default_history_user(objs[0])
+    constants = {
+        fields["history_date"]: timezone.now(),
+        fields["history_change_reason"]: reason,
+        fields["history_type"]: "~",
+        fields["history_user_id"]: getattr(author, "pk", None),
+    }
+    if len(tracked) + len(constants) != len(fields) - 1 or any(hasattr(obj, "_history_user") for obj in objs):
+        # a field this copy cannot fill, or an author of the instance's own: the library's way
+        model.history.bulk_history_create(objs, update=True, default_change_reason=reason)
+        return
+    rows = ([getattr(obj, field.attname) for field in tracked] for obj in objs)
+    insert_rows(history, tracked, rows, constants)
+
+
+def insert_rows(model, columns, rows, constants=None):
+    """Insert `rows` (one value per field of `columns`, in order) into `model`'s table, each
+    with the same `constants` ({field: value}): one INSERT statement run for every row
+    (`executemany`), each value prepared by its field as `save()` would (a constant once).
+    For rows nothing reads back (no primary key returned, no signal)."""
+    constants = constants or {}
+    quote = connection.ops.quote_name
+    names = [quote(field.column) for field in [*columns, *constants]]
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(names)}) "
+        f"VALUES ({', '.join(['%s'] * len(names))})"
+    )
+
+    def prepare(field, value):
+        return field.get_db_prep_save(value, connection)
+
+    fixed = list(map(prepare, constants, constants.values()))
+    prepared = [[*map(prepare, columns, row), *fixed] for row in rows]
+    if prepared:
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, prepared)
+
+
+def write_with_history(model, objs, fields, reason, *, record=()):
+    """Write `fields` of `objs` and add their history records ("~"), each with `reason` and the
+    block's author (the request's user, or `recorded_as`); `record`: more instances that get a
+    history record without being written (their row did not move)."""
     update_rows(model, objs, fields)
-    for obj in recorded:
-        obj._change_reason = reason
-    model.history.bulk_history_create(recorded, update=True, default_change_reason=reason)
+    insert_history_rows(model, [*objs, *record], reason)
 
 
 def store_scores(round_, reason=None, *, record=False, data=None):
@@ -337,8 +384,8 @@ def rescore_season(season, reason, user=None):
     author when given (on the site, the request's user is the author anyway). The season's
     rounds are locked together and read in a fixed number of queries; every round is scored,
     then only the deals and seats whose figures move are written, in bulk with their history
-    records; every round gets a record of the recomputation; the season's championship lines
-    are replaced in bulk.
+    records; every round gets a record of the recomputation; the championship lines of the
+    rounds whose lines move are replaced in bulk.
     """
     reason = required_reason(reason)
     with recorded_as(user) if user is not None else nullcontext():
@@ -376,8 +423,35 @@ def rescore_season(season, reason, user=None):
         moved_pks = {round_.pk for round_ in moved}
         still = [round_ for round_ in rounds if round_.pk not in moved_pks]
         write_with_history(Round, moved, ROUND_RESULTS, reason, record=still)
-        ChampionshipLine.objects.filter(round__season=season).delete()
-        ChampionshipLine.objects.bulk_create(lines)
+        replace_changed_lines(season, lines)
+
+
+LINE_FIGURES = ("player_id", "code", "points", "label", "deal_number", "order")
+
+
+def replace_changed_lines(season, lines):
+    """Make `lines` the season's championship lines, rewriting only the rounds whose lines moved
+    (most do not when a rule changes): one read, one DELETE, one bulk INSERT."""
+    stored = {}
+    for round_id, *figures in (
+        ChampionshipLine.objects.filter(season=season)
+        .order_by("round_id", "order")
+        .values_list("round_id", *LINE_FIGURES)
+    ):
+        stored.setdefault(round_id, []).append(tuple(figures))
+    fresh = {}
+    for line in lines:
+        fresh.setdefault(line.round_id, []).append(tuple(getattr(line, name) for name in LINE_FIGURES))
+    moved = {key for key in stored.keys() | fresh.keys() if stored.get(key) != fresh.get(key)}
+    if not moved:
+        return
+    ChampionshipLine.objects.filter(season=season, round_id__in=moved).delete()
+    columns = [field for field in ChampionshipLine._meta.concrete_fields if not field.primary_key]
+    insert_rows(
+        ChampionshipLine,
+        columns,
+        ([getattr(line, field.attname) for field in columns] for line in lines if line.round_id in moved),
+    )
 
 
 def scored_or_refused(round_, reason=None, *, data=None):

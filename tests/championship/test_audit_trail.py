@@ -11,8 +11,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from championship.models import Adjustment, Deal, Report, Round, Seat
+from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.services import RoundError, homologate_round, rescore_season, update_season_rulebook
+from championship.services.rounds import store_championship_lines
 from federation.models import Official, Player, Season
 from tests.factories import EXAMPLE_PLAYERS, make_round
 
@@ -186,3 +187,52 @@ def test_it_refuses_a_deeply_nested_rulebook_on_the_page(client, season, preside
     assert response.status_code == 200
     assert "trop d&#x27;imbrication" in response.content.decode()
     assert state(season) == before
+
+
+# --- what a season's recomputation writes ----------------------------------------------------------------
+
+
+def tracked_values(record, model):
+    return {field.attname: getattr(record, field.attname) for field in model.history.model.tracked_fields}
+
+
+def test_its_history_records_copy_every_figure_of_the_recomputed_rows(season, president, played):
+    update_season_rulebook(season, garde_at_three(season), president.user, REASON)
+    recomputed = 0
+    for model, rows in (
+        (Deal, Deal.objects.filter(round__season=season)),
+        (Seat, Seat.objects.filter(round__season=season)),
+        (Round, Round.objects.filter(season=season)),
+    ):
+        for row in rows:
+            latest = model.history.filter(id=row.pk).order_by("-history_id").first()
+            if latest.history_change_reason != REASON:
+                continue
+            recomputed += 1
+            assert latest.history_type == "~"
+            assert tracked_values(latest, model) == tracked_values(row, model), row
+    assert recomputed > len(played)
+
+
+def test_it_rewrites_only_the_championship_lines_that_moved(season, president, played):
+    def lines():
+        fields = ("round_id", "player_id", "code", "points", "label", "deal_number", "order")
+        rows = ChampionshipLine.objects.filter(season=season).values_list("pk", *fields)
+        return {pk: figures for pk, *figures in rows}
+
+    before = lines()
+    # recomputed under the same rulebook: no line moves, none is rewritten (same primary keys)
+    rescore_season(Season.objects.get(pk=season.pk), "relecture")
+    assert lines() == before
+    update_season_rulebook(season, garde_at_three(season), president.user, REASON)
+    after = lines()
+    fresh = {}
+    for round_ in played[:2]:
+        fresh[round_.pk] = sorted(
+            (line.player_id, line.code, line.points, line.label, line.deal_number, line.order)
+            for line in store_championship_lines(Round.objects.get(pk=round_.pk))
+        )
+    assert {
+        round_id: sorted(tuple(figures[1:]) for figures in after.values() if figures[0] == round_id)
+        for round_id in fresh
+    } == fresh
