@@ -123,8 +123,24 @@ def _totals(round_):
     return {seat.player.name: seat.total for seat in round_.seats.all() if seat.total is not None}
 
 
-def cup_state(season, standings=None):
-    """The whole cup of a season: seeds, play-off tables, qualification, final and champion."""
+def cup_rounds_of(seasons):
+    """`{season id: [play-off and final rounds, seats prefetched]}` of several seasons, in two
+    queries whatever their number."""
+    rounds = {season.pk: [] for season in seasons}
+    for round_ in (
+        Round.objects.filter(season__in=list(rounds))
+        .exclude(stage=Round.REGULAR)
+        .prefetch_related(_seats_prefetch())
+        .order_by("stage", "table", "number")
+    ):
+        rounds[round_.season_id].append(round_)
+    return rounds
+
+
+def cup_state(season, standings=None, cup_rounds=None):
+    """The whole cup of a season: seeds, play-off tables, qualification, final and champion;
+    `cup_rounds`, the season's play-off and final rounds when the caller read them already
+    (`cup_rounds_of`)."""
     standings = standings or season_standings(season)
     rulebook = season.rulebook
     players = dict(standings.by_name)
@@ -145,11 +161,8 @@ def cup_state(season, standings=None):
     else:
         kind = DIRECT_FINAL
 
-    cup_rounds = list(
-        season.rounds.exclude(stage=Round.REGULAR)
-        .prefetch_related(_seats_prefetch())
-        .order_by("stage", "table", "number")
-    )
+    if cup_rounds is None:
+        cup_rounds = cup_rounds_of([season])[season.pk]
     for round_ in cup_rounds:
         for seat in round_.seats.all():
             players.setdefault(seat.player.name, seat.player)
@@ -399,9 +412,9 @@ class Outlook:
         return text
 
 
-def cup_champion(season, standings=None):
+def cup_champion(season, standings=None, cup_rounds=None):
     """The Champion du Monde of the season (see `cup_state`), or None."""
-    return cup_state(season, standings).champion
+    return cup_state(season, standings, cup_rounds).champion
 
 
 def season_outlook(season, standings):

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from championship.cup import cup_champion
+from championship.cup import cup_champion, cup_rounds_of
 from championship.forms import RulebookForm, refused
 from championship.lateness import default_as_of
 from championship.player_charts import points_chart
@@ -64,10 +64,11 @@ def _place(row):
 
 def _season_summaries(seasons):
     standings = seasons_standings(seasons)
+    cup_rounds = cup_rounds_of(seasons)
     return [
         {
             "podium": standings[season.pk].podium(),
-            "champion": cup_champion(season, standings[season.pk]),
+            "champion": cup_champion(season, standings[season.pk], cup_rounds[season.pk]),
             "rounds": len(standings[season.pk].rounds),
         }
         for season in seasons

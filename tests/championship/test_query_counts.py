@@ -3,9 +3,6 @@ measured with two seasons, then with four (same rounds in each; from two seasons
 page has a past champion to show, whatever their number). Pages are read fresh: the cache is
 cleared before each count. Times are the benchmark's (`tests/benchmarks/scale.py`); the suite
 counts queries only.
-
-A page marked `xfail` still grows: whoever makes it constant removes its mark, and `strict`
-makes the suite say so if he forgets.
 """
 
 import datetime
@@ -49,14 +46,7 @@ PAGES = [
     pytest.param(lambda: reverse("championship:season", args=["2010-2011"]), id="season standings"),
     pytest.param(lambda: reverse("championship:round_list", args=["2010-2011"]), id="round list"),
     pytest.param(lambda: reverse("federation:home"), id="home"),
-    pytest.param(
-        lambda: reverse("championship:seasons"),
-        id="seasons list",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a fresh read still costs 2 queries per season (its cup); cached reads are constant",
-        ),
-    ),
+    pytest.param(lambda: reverse("championship:seasons"), id="seasons list"),
     pytest.param(
         lambda: reverse("championship:player", args=[Player.objects.get(name="Alice").pk]), id="player page"
     ),
