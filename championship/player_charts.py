@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from championship.charts import ChartFrame, Plot
@@ -17,15 +16,12 @@ class Chart(ChartFrame):
     dots: list  # (x, y, title)
 
 
-def cumulative_points(standings, player):
-    """`(round, points of the round, cumulative points)` through the season's counted rounds."""
-    late = Counter()
-    for malus in standings.late:
-        if malus.player.pk == player.pk:
-            late[malus.round.pk] += malus.item.points
+def cumulative_points(standings, player_id, late):
+    """`(round, points of the round, cumulative points)` of a player through the season's counted
+    rounds; `late`, his late-report maluses `{round id: points}`."""
     series, running = [], 0
     for round_ in standings.rounds:
-        points = standings.data.points.get((player.pk, round_.pk), 0) + late[round_.pk]
+        points = standings.data.points.get((player_id, round_.pk), 0) + late.get(round_.pk, 0)
         running += points
         series.append((round_, points, running))
     return series

@@ -3,13 +3,14 @@ played, and what he did in the deals of every homologated round."""
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
 from championship.lateness import default_as_of
-from championship.models import ChampionshipLine, Deal, Round
+from championship.models import ChampionshipLine, Deal, Round, Seat
 from championship.player_charts import cumulative_points
 from championship.standings import COUNTING, Standings, season_standings, seasons_standings
 from championship.summaries import cached_many
@@ -132,34 +133,52 @@ def _place(row, ranked):
 
 
 def _pieces(player, seasons):
-    """`{season pk: PlayerSeasonPiece}` of `seasons`, each cached under its season's generation."""
+    """`{season pk: PlayerSeasonPiece}` of the player in `seasons`.
+
+    A season's pieces are computed for every player at once (its standings, its deals in one
+    query) and cached together under the season's generation, each piece pickled on its own:
+    a page unpickles the outer table of each season (cheap: bytes) and its player's piece only.
+    """
 
     def compute(missing):
         standings = seasons_standings(missing)
-        counts = defaultdict(Counter)
-        deals = Deal.objects.filter(
-            round__season__in=missing, round__status=Round.HOMOLOGATED, round__seats__player=player
-        ).values("round__season_id", *DEAL_STATISTICS_FIELDS)
-        for deal in deals:
-            counts[deal["round__season_id"]].update(deal_counts([deal], player.pk))
-        pieces = []
-        for season in missing:
-            season_standings_ = standings[season.pk]
-            series = cumulative_points(season_standings_, player)
-            points = season_standings_.data.points
-            scored = any(points.get((player.pk, round_.pk)) is not None for round_, _p, _c in series)
-            pieces.append(
-                PlayerSeasonPiece(
-                    row=_place(season_standings_.row_of(player), ranked=True),
-                    unranked=_place(season_standings_.unranked_of(player), ranked=False),
-                    series=[(round_.number, points, running) for round_, points, running in series],
-                    scored=scored,
-                    counts=counts[season.pk],
-                )
-            )
-        return pieces
+        counts = defaultdict(lambda: defaultdict(Counter))
+        seated = defaultdict(list)
+        in_missing = {"round__season__in": missing, "round__status": Round.HOMOLOGATED}
+        for round_id, player_id in Seat.objects.filter(**in_missing).values_list("round_id", "player_id"):
+            seated[round_id].append(player_id)
+        fields = ("round_id", "round__season_id", *DEAL_STATISTICS_FIELDS)
+        for deal in Deal.objects.filter(**in_missing).values(*fields):
+            season_counts = counts[deal["round__season_id"]]
+            for member in seated[deal["round_id"]]:
+                add_deal_counts(season_counts[member], deal, member)
+        return [
+            {member: pickle.dumps(piece) for member, piece in season_pieces(standings[pk], counts[pk])}
+            for pk in (season.pk for season in missing)
+        ]
 
-    return cached_many(f"player:{player.pk}", seasons, default_as_of, compute)
+    packed = cached_many("players", seasons, default_as_of, compute)
+    return {pk: pickle.loads(every.get(player.pk, every[None])) for pk, every in packed.items()}
+
+
+def season_pieces(standings, counts):
+    """`(player pk, PlayerSeasonPiece)` of everyone in a season (ranked, unranked or in `counts`,
+    `{player pk: deal counts}`), then `(None, the piece of a player who did not play)`."""
+    late = defaultdict(Counter)
+    for malus in standings.late:
+        late[malus.player.pk][malus.round.pk] += malus.item.points
+    rows = {row.player.pk: row for row in standings.ranked}
+    unranked = {row.player.pk: row for row in standings.unranked}
+    points = standings.data.points
+    for member in [*{*rows, *unranked, *counts}, None]:
+        series = cumulative_points(standings, member, late[member])
+        yield member, PlayerSeasonPiece(
+            row=_place(rows.get(member), ranked=True),
+            unranked=_place(unranked.get(member), ranked=False),
+            series=[(round_.number, round_points, running) for round_, round_points, running in series],
+            scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
+            counts=counts.get(member, Counter()),
+        )
 
 
 def player_page(player):
@@ -212,33 +231,30 @@ DEAL_STATISTICS_FIELDS = (
 )
 
 
-def deal_counts(deals, me):
-    """What the player `me` (an id) did in `deals` (dicts of `DEAL_STATISTICS_FIELDS`), as a
-    Counter that adds up over seasons (`statistics` reads it)."""
-    counts = Counter()
-    for deal in deals:
-        counts["miseres"] += deal["miseres"].count(me)
-        for poignee in deal["poignees"]:
-            if poignee.get("player") == me:
-                counts["poignee", poignee.get("size")] += 1
-        if deal["kind"] != Deal.PLAYED:
-            continue
-        attack = deal["taker_id"] == me or deal["partner_id"] == me
-        if deal["taker_id"] == me:
-            counts["takes", deal["contract"]] += 1
-            counts["made", deal["contract"]] += deal["made"] is True
-            counts["chelems"] += deal["chelem_made_by"] == ATTACK
-        elif deal["partner_id"] == me:
-            counts["called"] += 1
-            counts["called_made"] += deal["made"] is True
-        else:
-            counts["defended"] += 1
-            counts["defended_failed"] += deal["made"] is False
-        if deal["petit_au_bout"]:
-            won = (deal["petit_au_bout"] == ATTACK) == attack
-            key = ATTACK if attack else DEFENCE
-            counts[f"petit_{key}"] += won
-    return counts
+def add_deal_counts(counts, deal, me):
+    """Add to the Counter `counts` what the player `me` (an id) did in `deal` (a dict of
+    `DEAL_STATISTICS_FIELDS`): counts add up over deals and seasons (`statistics` reads them)."""
+    counts["miseres"] += deal["miseres"].count(me)
+    for poignee in deal["poignees"]:
+        if poignee.get("player") == me:
+            counts["poignee", poignee.get("size")] += 1
+    if deal["kind"] != Deal.PLAYED:
+        return
+    attack = deal["taker_id"] == me or deal["partner_id"] == me
+    if deal["taker_id"] == me:
+        counts["takes", deal["contract"]] += 1
+        counts["made", deal["contract"]] += deal["made"] is True
+        counts["chelems"] += deal["chelem_made_by"] == ATTACK
+    elif deal["partner_id"] == me:
+        counts["called"] += 1
+        counts["called_made"] += deal["made"] is True
+    else:
+        counts["defended"] += 1
+        counts["defended_failed"] += deal["made"] is False
+    if deal["petit_au_bout"]:
+        won = (deal["petit_au_bout"] == ATTACK) == attack
+        key = ATTACK if attack else DEFENCE
+        counts[f"petit_{key}"] += won
 
 
 def statistics(counts):

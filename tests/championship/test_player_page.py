@@ -138,6 +138,20 @@ def test_it_reads_the_cached_page_without_touching_the_deals(
     assert not [q for q in captured.captured_queries if "championship_deal" in q["sql"]]
 
 
+def test_one_players_page_computes_the_season_for_every_player(
+    season, client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        make_round(season, status=Round.HOMOLOGATED)
+    cache.clear()
+    client.get(f"/joueurs/{player('Alice').pk}/")
+    with CaptureQueriesContext(connection) as captured:
+        html = client.get(f"/joueurs/{player('Bruno').pk}/").content.decode()
+    # no deal, seat, line or round read: only which seasons Bruno played
+    assert not [q for q in captured.captured_queries if 'FROM "championship_' in q["sql"]]
+    assert "Bruno" in html
+
+
 CSRF = re.compile(rb'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
 
 
