@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -182,10 +183,15 @@ def measure_size(k, runs, profile, built=False):
 
     cache = []
 
+    def drop_pdf_cache():
+        if cache:
+            previous = cache.pop()
+            previous.disable()
+            shutil.rmtree(previous.options["PDF_CACHE_DIR"], ignore_errors=True)
+
     def fresh_pdf_cache():
         """An empty PDF_CACHE_DIR: the next PDF is laid out, not served from the cache."""
-        if cache:
-            cache.pop().disable()
+        drop_pdf_cache()
         cache.append(override_settings(PDF_CACHE_DIR=tempfile.mkdtemp(dir=SCRATCH)))
         cache[-1].enable()
 
@@ -208,6 +214,7 @@ def measure_size(k, runs, profile, built=False):
         get(anonymous, f"/saisons/{season.name}/bulletin.pdf"),
         fresh_pdf_cache,
     )
+    drop_pdf_cache()
 
     # The rulebook changed (garde ×2 ⇄ ×3), the whole season recomputed, by the command.
     rulebook = SCRATCH / f"rulebook-{k}x.toml"
