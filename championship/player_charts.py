@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
+
+from django.utils.translation import gettext
 
 from championship.charts import ChartFrame, Plot
 from scoring.french import num, signed
@@ -14,6 +17,7 @@ class Chart(ChartFrame):
 
     line: str  # "x,y x,y …" for <polyline points>
     dots: list  # (x, y, title)
+    gaps: tuple = ()  # (x, title): between two counted rounds whose numbers are not consecutive
 
 
 def cumulative_points(standings, player_id, late):
@@ -27,17 +31,41 @@ def cumulative_points(standings, player_id, late):
     return series
 
 
-def points_chart(series, width=640, height=260):
+def points_chart(series, width=640, height=260, most=12):
     """The chart of `cumulative_points` (rounds given by their number): starts at 0, one point
-    per counted round."""
+    per counted round, at most about `most` numbered rounds on the axis. A round number missing
+    between two counted rounds (a round not homologated yet) gets a gap mark.
+
+    The phone's chart is `points_chart(series, *PHONE_CHART)`: drawn 360 units wide, its 14-unit
+    text stays at least 12 CSS pixels tall on a 390-pixel screen."""
     values = [0] + [running for _number, _points, running in series]
     plot = Plot.around(values, len(values), left=62, top=16, right=width - 16, bottom=height - 52)
     dots = [
         (plot.x(index), plot.y(running), f"Manche {number} : {signed(points)} → {num(running)}")
         for index, (number, points, running) in enumerate(series, start=1)
     ]
-    x_ticks = plot.index_ticks(["0"] + [str(number) for number, _points, _running in series], most=12)
+    x_ticks = plot.index_ticks(["0"] + [str(number) for number, _points, _running in series], most=most)
     y_ticks = plot.value_ticks(num)
-    return Chart(
-        **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks), line=plot.polyline(values), dots=dots
+    gaps = tuple(
+        (round((plot.x(index) + plot.x(index + 1)) / 2, 1), missing_rounds(before + 1, after - 1))
+        for index, ((before, _p, _r), (after, _q, _s)) in enumerate(pairwise(series), start=1)
+        if after - before > 1
     )
+    return Chart(
+        **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks),
+        line=plot.polyline(values),
+        dots=dots,
+        gaps=gaps,
+    )
+
+
+PHONE_CHART = (360, 280, 6)  # width, height, most numbered rounds
+
+
+def missing_rounds(first, last):
+    if first == last:
+        return gettext("Manche %(number)s : pas encore homologuée, pas comptée") % {"number": first}
+    return gettext("Manches %(first)s à %(last)s : pas encore homologuées, pas comptées") % {
+        "first": first,
+        "last": last,
+    }

@@ -193,6 +193,7 @@ class TotalsChart(ChartFrame):
     lines: tuple  # ChartLine per seat
     labels: tuple  # ChartLabel at the end of each line, spread so that they do not overlap
     has_end: bool  # a last point « fin » after the pot was paid back
+    font: int = 10  # size of its text, in units of its canvas
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,7 @@ class ReportDisplay:
     bonuses: tuple  # BonusLine: bonuses and maluses with their reasons (rank points left out)
     as_of: datetime.date
     truncated: bool = False  # a text stored before the limit, longer than it: only its start is shown
+    phone_chart: TotalsChart | None = None  # the chart drawn for a phone's screen (PHONE_CHART)
 
     @property
     def text_limit(self):
@@ -250,6 +252,7 @@ def report_display(round_, as_of=None):
         narrative=render_markdown(text[:REPORT_TEXT_MAX_LENGTH]),
         highlights=tuple(highlights(round_, shown)),
         chart=totals_chart(shown),
+        phone_chart=totals_chart(shown, **PHONE_CHART),
         bonuses=tuple(bonus_lines(round_, shown)),
         as_of=as_of,
         truncated=len(text) > REPORT_TEXT_MAX_LENGTH,
@@ -306,9 +309,15 @@ def _chelem_text(deal):
     return "chelem annoncé et chuté"
 
 
-def totals_chart(shown, width=640, height=240):
+# The chart on a phone: 360 units wide, so that its 14-unit text stays at least 12 CSS pixels
+# tall on a 390-pixel screen, with fewer numbered deals.
+PHONE_CHART = {"width": 360, "height": 300, "most": 6, "font": 14}
+
+
+def totals_chart(shown, width=640, height=240, *, most=16, font=10):
     """The chart of the running totals: 0 before deal 1, then after every deal, then the final
-    totals once the pot is paid back (a last point « fin » when something was left in it)."""
+    totals once the pot is paid back (a last point « fin » when something was left in it); at
+    most about `most` numbered deals on the axis, text `font` units tall."""
     if shown.totals_only or not shown.deals:
         return None
     series = [[0] + [row.running[index] for row in shown.deals] for index in range(len(shown.seats))]
@@ -321,10 +330,10 @@ def totals_chart(shown, width=640, height=240):
     plot = Plot.around(
         [value for line in series for value in line],
         count,
-        left=46,
+        left=round(4.6 * font),
         top=10,
-        right=width - 78,
-        bottom=height - 26,
+        right=width - round(7.8 * font),
+        bottom=height - 2 * font - 6,
         minimum_step=10,
     )
     x, y = plot.x, plot.y
@@ -345,15 +354,16 @@ def totals_chart(shown, width=640, height=240):
                 total=line[-1],
             )
         )
-    x_ticks = plot.index_ticks(steps, most=16)
+    x_ticks = plot.index_ticks(steps, most=most)
     y_ticks = plot.value_ticks(num)
-    labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=12)
+    labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=font + 2)
     has_end = steps[-1] == "fin"
     return TotalsChart(
         **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks),
         lines=tuple(lines),
         labels=labels,
         has_end=has_end,
+        font=font,
     )
 
 

@@ -1,5 +1,6 @@
 """The base of the site's tables (django-tables2): whatever exports them (the standings CSV of
-the site and of the `standings` command) gets cells that are safe to open in a spreadsheet."""
+the site and of the `standings` command) gets cells that are safe to open in a spreadsheet, and
+on a phone each row keeps its key cells on one line and stacks the others under it."""
 
 import django_tables2 as tables
 
@@ -8,7 +9,34 @@ from federation.validators import spreadsheet_cell
 
 class SpreadsheetSafeTable(tables.Table):
     """Exports escape each text cell a spreadsheet would run as a formula (OWASP, CSV injection):
-    a name stored before the entry rules comes out as text; numbers stay numbers."""
+    a name stored before the entry rules comes out as text; numbers stay numbers.
+
+    `stacked` names the columns that a narrow screen shows under the row's key cells rather than
+    beside them (site.css, `table.stack`); each of their cells carries its header as `data-label`.
+    `main` names the key column that takes the line's remaining width. Every cell has the class
+    `col-<column name>`."""
+
+    stacked = ()
+    main = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for bound in self.columns:
+            if bound.name not in self.stacked:
+                continue
+            column = bound.column
+            td = dict(column.attrs.get("td", column.attrs.get("cell", {})))
+            td.setdefault("data-label", bound.header)
+            column.attrs = {**column.attrs, "td": td}
+
+    def get_column_class_names(self, classes_set, bound_column):
+        classes = set(super().get_column_class_names(classes_set, bound_column))
+        classes.add(f"col-{bound_column.name}")
+        if bound_column.name in self.stacked:
+            classes.add("more")
+        if bound_column.name == self.main:
+            classes.add("key-main")
+        return classes
 
     def as_values(self, exclude_columns=None):
         for row in super().as_values(exclude_columns=exclude_columns):

@@ -21,9 +21,12 @@ class RoundListTable(SpreadsheetSafeTable):
     winner = tables.Column(verbose_name=_("Vainqueur"), empty_values=(), orderable=False)
     status = tables.Column(verbose_name=_("Statut"), empty_values=())
 
+    stacked = ("stage", "place", "players")
+    main = "winner"
+
     class Meta:
         orderable = False
-        attrs = {"class": "rounds"}
+        attrs = {"class": "rounds stack"}
         empty_text = _("Aucune manche pour l'instant.")
 
     def __init__(self, *args, can_enter=False, **kwargs):
@@ -70,9 +73,12 @@ class RankingTable(SpreadsheetSafeTable):
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )
 
+    stacked = ("championship_points",)
+    main = "name"
+
     class Meta:
         orderable = False
-        attrs = {"class": "ranking"}
+        attrs = {"class": "ranking stack"}
 
     def __init__(self, rows, *, championship=False):
         exclude = () if championship else ("championship_points",)
@@ -112,9 +118,12 @@ class AdjustmentTable(SpreadsheetSafeTable):
     note = tables.Column(verbose_name=_("Raison"), empty_values=())
     entered_by = tables.Column(verbose_name=_("Saisi par"))
 
+    stacked = ("note", "entered_by")
+    main = "label"
+
     class Meta:
         orderable = False
-        attrs = {"class": "adjustments"}
+        attrs = {"class": "adjustments stack"}
 
     def render_points(self, value):
         return signed(value)

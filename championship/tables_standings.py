@@ -82,15 +82,18 @@ class StandingsTable(SeasonTable):
     trend = tables.Column(_("Évolution"), accessor="trend", default="", attrs={"td": {"class": "trend"}})
     detail = detail_column()
 
+    main = "player"
+
     class Meta:
         orderable = False
-        attrs = {"class": "standings"}
+        attrs = {"class": "standings stack"}
         row_attrs = {"id": lambda record: f"joueur-{record.player.pk}"}
 
     def __init__(self, data, season, **kwargs):
         tiebreaks = shown_tiebreaks(season.rulebook)
         columns = [(tiebreak.key, TiebreakColumn(tiebreak)) for tiebreak in tiebreaks]
         sequence = ("rank", "tied", "player", "points", "rounds", *(t.key for t in tiebreaks), "...")
+        self.stacked = ("rounds", *(t.key for t in tiebreaks), "detail")
         super().__init__(data, season, extra_columns=columns, sequence=sequence, **kwargs)
 
     def render_rank(self, record):
@@ -129,7 +132,9 @@ class UnrankedTable(SeasonTable):
     points = NumberColumn(_("Points"))
     rounds = NumberColumn(_("Manches"))
     detail = detail_column()
+    stacked = ("detail",)
+    main = "player"
 
     class Meta:
         orderable = False
-        attrs = {"class": "standings unranked"}
+        attrs = {"class": "standings unranked stack"}

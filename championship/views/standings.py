@@ -16,7 +16,7 @@ from django_tables2.export import TableExport
 from championship.cup import cup_champion, cup_rounds_of
 from championship.forms import RulebookForm, refused
 from championship.lateness import default_as_of
-from championship.player_charts import points_chart
+from championship.player_charts import PHONE_CHART, points_chart
 from championship.players import player_page, player_season_detail
 from championship.services import update_season_rulebook
 from championship.standings import season_standings, seasons_standings
@@ -176,6 +176,7 @@ def player(request, pk):
         "history": page.history,
         "current": page.current,
         "chart": points_chart(page.series) if page.scored else None,
+        "phone_chart": points_chart(page.series, *PHONE_CHART) if page.scored else None,
         "series": page.series,
         "stats": page.stats,
     }

@@ -4,6 +4,7 @@ queries, the explanation of every point, the player's page and the board's ruleb
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -208,7 +209,8 @@ def test_it_shows_a_players_history_chart_and_statistics(client, season):
     html = response.content.decode()
     assert "<svg" in html and "<polyline" in html
     assert "Points cumulés" in html and "Manches de la saison" in html
-    assert html.count('class="dot"') == 3
+    drawings = re.findall(r"<svg.*?</svg>", html, re.S)  # the wide chart and the phone's
+    assert len(drawings) == 2 and [drawing.count('class="dot"') for drawing in drawings] == [3, 3]
     assert reverse("championship:season", args=[season.name]) in html
     stats = response.context["stats"]
     garde = next(c for c in stats["contracts"] if c["code"] == "garde")

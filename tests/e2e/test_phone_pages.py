@@ -1,0 +1,258 @@
+"""Every page type of the demonstration federation on a 390×844 phone and on a 1366×900 screen,
+in a real Chromium: nothing beyond the screen's right edge and no sideways scrolling, and axe-core
+(WCAG 2.2 A and AA rules) finds no serious or critical violation.
+
+One browser and one demonstration database for the module: the demo is loaded once, then walked
+anonymously, as an official (the Président, `bruno`) and as a plain member (who meets the 403
+page); the 404, the CSRF failure and the 500 pages are walked too. On each page every <details>
+is opened first, so that what it hides must fit as well. The charts' text must render at least
+12 CSS pixels tall on the phone, and a few pages are read again with the text at 200 %.
+
+With E2E_SCREENSHOTS set to a folder, each page leaves its screenshots there (both sizes).
+"""
+
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.core.management import call_command
+from django.test import RequestFactory
+from django.views.defaults import server_error
+from playwright.sync_api import sync_playwright
+
+from championship.models import Deal, Report, Round
+from federation.models import Official, Player, Season
+from tests.e2e import test_game_night as night
+
+pytestmark = night.pytestmark  # skipped, with its reason, where Chromium is missing
+
+PHONE = night.PHONE
+DESKTOP = {"viewport": {"width": 1366, "height": 900}, "locale": "fr-FR", "timezone_id": "Europe/Paris"}
+DEMO_PASSWORD = "tarot-biere"
+AXE_RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}}
+SMALLEST_CHART_TEXT = 12  # CSS pixels, on the phone
+
+# Every element's box against the viewport's right edge, after opening every <details>; an element
+# hidden the accessible way (clipped to 1 px) does not count. Also any box that scrolls sideways;
+# with the text at 200 %, a data table may scroll inside its box (WCAG 1.4.10's exception for
+# content that needs two dimensions), the page itself may not.
+LAYOUT = """(tablesMayScroll) => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const inTable = el => tablesMayScroll && el.closest('.table-wrap');
+  const edge = document.documentElement.clientWidth;
+  const classes = el => typeof el.className === 'string' && el.className.trim()
+    ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + classes(el);
+  const beyond = [], scrolling = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) continue;
+    if (inTable(el)) continue;
+    if (box.right > edge + 0.5) beyond.push(`${name(el)} (${Math.round(box.right)} px)`);
+    const style = getComputedStyle(el);
+    if (['auto', 'scroll'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+      scrolling.push(`${name(el)} (${el.scrollWidth} px dans ${el.clientWidth})`);
+  }
+  return {sideways: document.documentElement.scrollWidth - window.innerWidth, beyond, scrolling};
+}"""
+
+# The rendered height of each chart's text: its font size times the drawing's scale.
+CHART_TEXT = """() => [...document.querySelectorAll('svg[viewBox]')]
+  .filter(svg => svg.getBoundingClientRect().width > 0)
+  .flatMap(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')].map(text => ({
+      text: text.textContent.trim(),
+      px: parseFloat(getComputedStyle(text).fontSize) * scale,
+    }));
+  })"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module (see `test_game_night.browser` for the variable)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=night.CHROMIUM, args=night.CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+
+
+class Walk:
+    """One visitor's browser context at one size, and what went wrong on the pages it read."""
+
+    axe = Axe()
+
+    def __init__(self, browser, base_url, name, device, problems):
+        self.context = browser.new_context(base_url=base_url, **device)
+        self.context.set_default_timeout(10_000)
+        self.page = self.context.new_page()
+        self.name = name
+        self.width = device["viewport"]["width"]
+        self.problems = problems
+
+    def log_in(self, username):
+        self.page.goto("/connexion/")
+        self.page.get_by_label(re.compile("utilisateur", re.I)).fill(username)
+        self.page.get_by_label("Mot de passe").fill(DEMO_PASSWORD)
+        self.page.get_by_role("button", name="Se connecter").click()
+        self.page.get_by_role("button", name=f"Déconnexion ({username})").wait_for()
+
+    def visit(self, url, status=200, axe=True):
+        response = self.page.goto(url)
+        if response.status != status:
+            self.problems.append(f"{self.name} {url} : statut {response.status}, attendu {status}")
+        self.check(url, axe=axe)
+
+    def check(self, url, axe=True, tables_may_scroll=False):
+        where = f"{self.name} {self.width} px {url}"
+        if axe:  # before the layout check, which opens every <details>
+            found = self.axe.run(self.page, options=AXE_RULES).response["violations"]
+            for violation in found:
+                if violation["impact"] in ("serious", "critical"):
+                    targets = [" ".join(node["target"]) for node in violation["nodes"]][:5]
+                    self.problems.append(f"{where} : axe {violation['id']} ({violation['impact']}) {targets}")
+        layout = self.page.evaluate(LAYOUT, tables_may_scroll)
+        if layout["sideways"] > 0:
+            self.problems.append(f"{where} : la page défile de côté de {layout['sideways']} px")
+        if layout["beyond"]:
+            self.problems.append(f"{where} : au-delà du bord droit : {layout['beyond'][:6]}")
+        if layout["scrolling"]:
+            self.problems.append(f"{where} : défile de côté : {layout['scrolling'][:6]}")
+        if self.width < 500:
+            texts = self.page.evaluate(CHART_TEXT)
+            small = [f"{t['text']} ({t['px']:.1f} px)" for t in texts if t["px"] < SMALLEST_CHART_TEXT]
+            if small:
+                limit = SMALLEST_CHART_TEXT
+                self.problems.append(f"{where} : texte de graphique sous {limit} px : {small[:6]}")
+        self.screenshot(url)
+
+    def screenshot(self, url, suffix=""):
+        folder = os.environ.get("E2E_SCREENSHOTS")
+        if folder:
+            slug = re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-") or "accueil"
+            self.page.screenshot(
+                path=str(Path(folder) / f"phone-{self.name}-{self.width}-{slug}{suffix}.png"), full_page=True
+            )
+
+    def close(self):
+        self.context.close()
+
+
+def demo_pages():
+    """The demo's pages, by who reads them: {"anonymous": [...], "official": [...], "member": [...]}."""
+    call_command("demo", stdout=io.StringIO())
+    current = Season.objects.order_by("-start_date").first()
+    past = Season.objects.order_by("start_date").first()
+    homologated = Round.objects.filter(season=current, status=Round.HOMOLOGATED).order_by("-date").first()
+    pending = Round.objects.filter(season=current).exclude(status=Round.HOMOLOGATED).first()
+    playoff = Round.objects.filter(stage=Round.PLAYOFF, status=Round.HOMOLOGATED).first()
+    final = Round.objects.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).first()
+    report = Report.objects.filter(round__season=current).select_related("round").first()
+    player = homologated.seats.order_by("position").first().player
+    deal = Deal.objects.filter(round=homologated).order_by("number").first()
+    president = Official.objects.get(season=current, role=Official.PRESIDENT).player
+    member = Player.objects.exclude(user=None).filter(offices__isnull=True).first()
+    anonymous = [
+        "/",
+        "/saisons/",
+        f"/saisons/{current.name}/",
+        f"/saisons/{past.name}/",
+        f"/saisons/{current.name}/accessits/",
+        f"/saisons/{past.name}/accessits/",
+        f"/saisons/{current.name}/joueurs/{player.pk}/",
+        f"/joueurs/{player.pk}/",
+        f"/saisons/{current.name}/manches/",
+        f"/saisons/{past.name}/manches/",
+        f"/manches/{homologated.pk}/",
+        f"/manches/{playoff.pk}/",
+        f"/manches/{final.pk}/",
+        f"/manches/{report.round.pk}/compte-rendu/",
+        f"/saisons/{current.name}/coupe/",
+        f"/saisons/{current.name}/coupe/qualifications/",
+        f"/saisons/{past.name}/coupe/",
+        f"/saisons/{past.name}/coupe/qualifications/",
+        "/connexion/",
+        "/compte/mot-de-passe-oublie/",
+    ]
+    official = [
+        "/",
+        f"/manches/{pending.pk}/",
+        f"/manches/{pending.pk}/saisie/",
+        f"/manches/{homologated.pk}/saisie/",
+        f"/manches/{homologated.pk}/donnes/{deal.number}/",
+        f"/saisons/{current.name}/manches/",
+        f"/saisons/{current.name}/manches/nouvelle/",
+        f"/saisons/{current.name}/reglement/",
+        "/manches/importer/",
+        f"/manches/{pending.pk}/supprimer/",
+        "/compte/mot-de-passe/",
+    ]
+    return {
+        "anonymous": anonymous,
+        "official": official,
+        "president": president.user.username,
+        "member": member.user.username,
+        "forbidden": f"/manches/{homologated.pk}/saisie/",
+        "entry": f"/manches/{pending.pk}/saisie/",
+        "standings": f"/saisons/{current.name}/",
+        "round": f"/manches/{homologated.pk}/",
+    }
+
+
+def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transactional_db):
+    pages = demo_pages()
+    problems = []
+    for device, size in ((PHONE, "telephone"), (DESKTOP, "ecran")):
+        axe = device is PHONE  # axe's verdicts hardly depend on the width: once is enough
+        walk = Walk(chromium, live_server.url, f"anonyme-{size}", device, problems)
+        for url in pages["anonymous"]:
+            walk.visit(url, axe=axe)
+        walk.visit("/nulle-part/", status=404)
+        walk.close()
+
+        walk = Walk(chromium, live_server.url, f"officiel-{size}", device, problems)
+        walk.log_in(pages["president"])
+        for url in pages["official"]:
+            walk.visit(url, axe=axe)
+        walk.close()
+
+    # A form sent without its cookie meets the CSRF page; a member without rights, the 403 page.
+    walk = Walk(chromium, live_server.url, "membre", PHONE, problems)
+    walk.page.goto("/connexion/")
+    walk.page.get_by_label(re.compile("utilisateur", re.I)).fill(pages["member"])
+    walk.page.get_by_label("Mot de passe").fill(DEMO_PASSWORD)
+    walk.context.clear_cookies()
+    walk.page.get_by_role("button", name="Se connecter").click()
+    walk.page.get_by_role("heading", name="Formulaire refusé").wait_for()
+    walk.check("csrf")
+    walk.log_in(pages["member"])
+    walk.visit(pages["forbidden"], status=403)
+    # The 500 page, as Django renders it, served at an address of the site.
+    body = server_error(RequestFactory().get("/")).content
+    html = "text/html; charset=utf-8"
+    walk.page.route("**/erreur-serveur/", lambda r: r.fulfill(status=500, body=body, content_type=html))
+    walk.visit("/erreur-serveur/", status=500)
+    walk.close()
+
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_pages_hold_text_at_200_percent(chromium, live_server, transactional_db):
+    """WCAG 1.4.4: the text twice as large (the root font size doubled, as a browser's text-size
+    setting does); nothing may then go beyond the phone's edge, labels of the entry form included."""
+    pages = demo_pages()
+    problems = []
+    walk = Walk(chromium, live_server.url, "texte-200", PHONE, problems)
+    walk.log_in(pages["president"])
+    for url in (pages["entry"], pages["round"], pages["standings"]):
+        walk.page.goto(url)
+        walk.page.evaluate("document.documentElement.style.fontSize = '200%'")
+        walk.check(url, axe=False, tables_may_scroll=True)
+        walk.screenshot(url, "-200")
+    walk.close()
+    assert problems == [], "\n".join(problems)
