@@ -1,4 +1,5 @@
-"""Forms of a round as a whole: creating one (players, colours, totals) and deleting a draft."""
+"""Forms of a round as a whole: creating one (players, colours, totals), deleting a draft and
+confirming its homologation."""
 
 from django import forms
 from django.utils import timezone
@@ -14,6 +15,7 @@ from championship.forms.fields import (
     TextField,
     key_field,
     unbalanced_totals,
+    version_field,
 )
 from championship.models import COLOURS, Round
 from championship.services import next_round_number
@@ -237,3 +239,16 @@ class RoundDeleteForm(forms.Form):
         help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
         error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
     )
+
+
+class HomologateForm(forms.Form):
+    """Homologating a round after its confirmation page: the round's version that page showed
+    (if the round changed meanwhile, the service refuses and says what changed)."""
+
+    def __init__(self, round_, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["version"] = version_field(round_.version)
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")

@@ -247,7 +247,9 @@ TABLE = {
     "manches/<int:pk>/totaux/": [(round_path("draft", "totaux/"), MEMBERS_POST_NOTHING, ENTRY_NOT_HERE)],
     "manches/<int:pk>/soumettre/": [(round_path("draft", "soumettre/"), MEMBERS_POST_NOTHING, ENTRY_ACTS)],
     "manches/<int:pk>/homologuer/": [
-        (round_path("submitted", "homologuer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)
+        # GET: the confirmation, with the round's totals; a homologated round sends back to its page.
+        (round_path("submitted", "homologuer/"), BOARD, BOARD_ACTS),
+        (round_path("homologated", "homologuer/"), BOARD_ACTS, BOARD_ACTS),
     ],
     "manches/<int:pk>/brouillon/": [
         (round_path("submitted", "brouillon/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
