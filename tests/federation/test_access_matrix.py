@@ -199,6 +199,11 @@ TABLE = {
         (season_path("coupe/qualifications/"), EVERYONE, NOBODY_POSTS)
     ],
     "saisons/<str:name>/bulletin.pdf": [(season_path("bulletin.pdf"), EVERYONE, NOBODY_POSTS)],
+    # Atom feeds: public, homologated rounds and published reports only (a POST reads them too).
+    "manches.atom": [(lambda w: "/manches.atom", EVERYONE, EVERYONE)],
+    "comptes-rendus.atom": [(lambda w: "/comptes-rendus.atom", EVERYONE, EVERYONE)],
+    "saisons/<str:name>/manches.atom": [(season_path("manches.atom"), EVERYONE, EVERYONE)],
+    "saisons/<str:name>/comptes-rendus.atom": [(season_path("comptes-rendus.atom"), EVERYONE, EVERYONE)],
     # The list shows everyone the homologated rounds, and the others to who enters them.
     "saisons/<str:season_name>/manches/": [(season_path("manches/"), EVERYONE, EVERYONE)],
     # --- a round: public once homologated ---
