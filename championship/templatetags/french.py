@@ -3,11 +3,13 @@
 ``{{ -650|num }}`` -> « −650 »; ``{{ 3|signed }}`` -> « +3 »; ``{{ 1|ordinal }}`` -> « 1er »
 (``{{ 1|ordinal:"f" }}`` -> « 1re »); ``{{ 2|plural:"manche" }}`` -> « 2 manches »
 (``{{ 3|plural:"cheval,chevaux" }}``), ``{{ 2|agree:"jouée" }}`` -> « jouées »;
-``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "".
+``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "". A signed figure always takes the true
+minus sign (U+2212) on a page: ``{{ -240|num }}``, never ``{{ -240 }}``.
 """
 
 from django import template
 
+from championship import labels
 from scoring import french
 
 register = template.Library()
@@ -43,3 +45,18 @@ def agree(value, forms):
 @register.filter
 def of_name(value):
     return french.of_name(str(value))
+
+
+# --- what the rules engine writes, in the page's language (championship.labels) -----------------
+
+
+@register.filter
+def code_label(value):
+    """The name of a championship line's kind: ``{{ "wall"|code_label }}`` -> « Mur de la défense »."""
+    return labels.code_label(value)
+
+
+@register.filter
+def line_label(value, code):
+    """A stored championship line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
+    return labels.line_label(code, value)
