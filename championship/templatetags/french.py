@@ -7,6 +7,8 @@
 minus sign (U+2212) on a page: ``{{ -240|num }}``, never ``{{ -240 }}``.
 """
 
+from decimal import Decimal
+
 from django import template
 
 from championship import labels
@@ -15,14 +17,19 @@ from scoring import french
 register = template.Library()
 
 
+def _is_number(value):
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
 @register.filter
 def num(value):
-    return french.num(value)
+    """A number with the true minus sign; anything else (a text, "—") as it is."""
+    return french.num(value) if _is_number(value) else ("" if value is None else value)
 
 
 @register.filter
 def signed(value):
-    return french.signed(value)
+    return french.signed(value) if _is_number(value) else ("" if value is None else value)
 
 
 @register.filter
