@@ -47,9 +47,10 @@ def code_label(code):
     return str(CODE_LABELS.get(code, CATALOGUE_LABEL))
 
 
-def of_player(name):
-    """« de Bruno », « d'Igor » in French (the complement of a noun); the name alone otherwise."""
-    return french.of_name(name) if french_active() else name
+def of_player(name, english="by"):
+    """« de Bruno », « d'Igor » in French (the complement of a noun); in English, the name after
+    the preposition its phrase wants (« single handful by Igor », « the total for Émile »)."""
+    return french.of_name(name) if french_active() else f"{english} {name}"
 
 
 def poignee_of(size, player):
@@ -57,15 +58,11 @@ def poignee_of(size, player):
     label = POIGNEE_SIZES.get(size)
     if label is None:
         return f"{size} ({player})"
-    return gettext("Poignée %(size)s %(of_player)s") % {
-        "size": label,
-        "of_player": of_player(player),
-        "player": player,
-    }
+    return gettext("Poignée %(size)s %(of_player)s") % {"size": label, "of_player": of_player(player)}
 
 
 def misere_of(player):
-    return gettext("Misère %(of_player)s") % {"of_player": of_player(player), "player": player}
+    return gettext("Misère %(of_player)s") % {"of_player": of_player(player)}
 
 
 def contract(code):
@@ -88,12 +85,17 @@ def stage(code):
     return capfirst(gettext(label)) if label else code
 
 
+def english_ordinal(rank):
+    """1st, 2nd, 3rd, 4th… 11th, 21st."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
 def ordinal_place(rank):
     """« 1re place » / « 1st place »."""
     if french_active():
         return f"{french.ordinal(rank, feminine=True)} place"
-    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
-    return pgettext("place in a round", "%(rank)s%(suffix)s place") % {"rank": rank, "suffix": suffix}
+    return pgettext("place in a round", "%(ordinal)s place") % {"ordinal": english_ordinal(rank)}
 
 
 # --- the engine's French sentences, rephrased in the active language ------------------------------
@@ -202,3 +204,68 @@ def line_label(code, label):
     known = _BY_CODE.get(code)
     match = known[0].match(label) if known else None
     return known[1](match) if match else label
+
+
+# The engine's computation terms (scoring.deal.Term), by code: its French label, rephrased.
+_TERM_PATTERNS = {
+    "target": (re.compile(r"^Objectif \((?P<bouts>\d+) bouts?\)$"), "Objectif (%(bouts)s bout(s))"),
+    "points_rounded": (
+        re.compile(r"^Points de l'attaque(?: \((?P<raw>[\d,]+) arrondis\))?$"),
+        None,  # two phrasings, below
+    ),
+    "diff": (re.compile(r"^Écart(?P<just> \(juste fait\))?$"), None),
+    "base": (re.compile(r"^Base (?P<formula>.+)$"), "Base %(formula)s"),
+    "petit_au_bout": (
+        re.compile(r"^Petit au bout \((?P<side>attaque|défense)\)$"),
+        "Petit au bout (%(side)s)",
+    ),
+    "poignee": (re.compile(r"^Poignée (?P<size>simple|double|triple) \((?P<player>.+)\)$"), None),
+    "unit_raw": (re.compile(r"^Total de la donne$"), "Total de la donne"),
+    "unit": (re.compile(r"^(?:Arrondi à (?P<unit>\d+)|Valeur de la donne)$"), None),
+    "taker": (
+        re.compile(r"^Preneur (?P<player>.+) \((?P<factor>\d+) × U\)$"),
+        "Preneur %(player)s (%(factor)s × U)",
+    ),
+    "partner": (re.compile(r"^Appelé (?P<player>.+) \(U\)$"), "Appelé %(player)s (U)"),
+    "defender": (re.compile(r"^Défenseur (?P<player>.+) \(−U\)$"), "Défenseur %(player)s (−U)"),
+    "misere": (
+        re.compile(r"^Misère de (?P<player>.+) \((?P<value>\d+) × (?P<others>\d+)\)$"),
+        "Misère de %(player)s (%(value)s × %(others)s)",
+    ),
+    "chelem": (re.compile(r"^(?P<label>Chelem .+)$"), None),
+}
+
+
+def term_label(term):
+    """A computation term's label in the active language (as the engine wrote it in French)."""
+    if french_active():
+        return term.label
+    pattern, phrase = _TERM_PATTERNS.get(term.code, (None, None))
+    match = pattern.match(term.label) if pattern is not None else None
+    if match is None:
+        return term.label
+    values = match.groupdict()
+    if term.code == "points_rounded":
+        if values["raw"]:
+            return gettext("Points de l'attaque (%(raw)s arrondis)") % values
+        return gettext("Points de l'attaque")
+    if term.code == "diff":
+        return gettext("Écart (juste fait)") if values["just"] else gettext("Écart")
+    if term.code == "poignee":
+        return gettext("Poignée %(size)s (%(player)s)") % {"size": POIGNEE_SIZES[values["size"]], **values}
+    if term.code == "unit":
+        return gettext("Arrondi à %(unit)s") % values if values["unit"] else gettext("Valeur de la donne")
+    if term.code == "chelem":
+        return gettext(values["label"])
+    if term.code == "petit_au_bout":
+        values["side"] = gettext(values["side"])
+    return gettext(phrase) % values
+
+
+# Marked for makemessages: the engine's chelem terms, translated whole.
+CHELEM_TERMS = (
+    _("Chelem annoncé et réussi"),
+    _("Chelem réussi sans annonce"),
+    _("Chelem annoncé et chuté"),
+    _("Chelem de la défense"),
+)

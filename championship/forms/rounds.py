@@ -17,6 +17,7 @@ from championship.forms.fields import (
     unbalanced_totals,
     version_field,
 )
+from championship.labels import of_player
 from championship.models import COLOURS, Round
 from championship.services import next_round_number
 from federation import validators
@@ -202,8 +203,8 @@ class RoundCreateForm(forms.Form):
                     continue
                 self.add_error(
                     f"total_{row}",
-                    gettext("Total %(row)s : le total de %(player)s est obligatoire.")
-                    % {"row": row, "player": player},
+                    gettext("Total %(row)s : le total %(of_player)s est obligatoire.")
+                    % {"row": row, "of_player": of_player(str(player), english="for")},
                 )
         if not missing and seated:
             error = unbalanced_totals(total for _row, _player, _colour, total in seated)

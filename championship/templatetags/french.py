@@ -65,5 +65,5 @@ def code_label(value):
 
 @register.filter
 def line_label(value, code):
-    """A stored championship line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
+    """A stored line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
     return labels.line_label(code, value)

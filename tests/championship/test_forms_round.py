@@ -112,7 +112,7 @@ def test_it_refuses_totals_that_do_not_sum_to_zero(season):
 
 def test_it_requires_every_total_of_a_totals_only_round(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -330, ""], totals_only="on"))
-    assert form.errors["total_5"] == ["Total 5 : le total de Émile est obligatoire."]
+    assert form.errors["total_5"] == ["Total 5 : le total d'Émile est obligatoire."]
 
 
 def test_it_refuses_totals_on_a_round_with_deals(season):
