@@ -174,7 +174,7 @@ class RoundCreateForm(forms.Form):
             if player.pk in first_row:
                 self.add_error(
                     f"player_{row}",
-                    gettext("Joueur %(row)s : %(player)s est déjà assis à la place %(first)s.")
+                    gettext("Joueur %(row)s : %(player)s occupe déjà la place %(first)s.")
                     % {"row": row, "player": player, "first": first_row[player.pk]},
                 )
             else:

@@ -67,3 +67,11 @@ def code_label(value):
 def line_label(value, code):
     """A stored line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
     return labels.line_label(code, value)
+
+
+@register.filter
+def round_name(round_):
+    """A round named in the active language: « 2026-2027 — Manche 10 » / « 2026-2027 — Round 10 »."""
+    from championship.presenters import round_title  # noqa: PLC0415 (presenters read the models)
+
+    return f"{round_.season.name} — {round_title(round_)}"

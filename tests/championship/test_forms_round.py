@@ -61,7 +61,7 @@ def test_it_refuses_fewer_than_four_players(season):
 def test_it_refuses_a_player_seated_twice(season):
     form = RoundCreateForm(season, rows(["Alice", "Bruno", "Chloé", "Alice", "Émile"]))
     assert not form.is_valid()
-    assert form.errors["player_4"] == ["Joueur 4 : Alice est déjà assis à la place 1."]
+    assert form.errors["player_4"] == ["Joueur 4 : Alice occupe déjà la place 1."]
 
 
 def test_it_refuses_a_colour_taken_twice(season):

@@ -48,7 +48,7 @@ def test_it_explains_each_deal_with_the_terms_of_the_engine(season):
     assert first.summary == "Garde de Bruno avec David, faite de 8"
     assert first.announces == ("Poignée simple de Bruno", "Misère de Chloé", "Petit au bout (attaque)")
     assert first.called_label == "Roi de cœur"
-    assert fourth.partner_label == "seul"
+    assert fourth.partner_label == "sans partenaire"  # no gendered « seul »
     assert fourth.points_label == "44,5"
     assert fourth.result_label == "chutée de 7"
     assert passed.summary == "Passe (donneur Bruno)"
