@@ -128,7 +128,7 @@ def validate_players(players: Sequence[str]) -> tuple[str, ...]:
 
 def _check_seated(field: str, name, seats: tuple[str, ...]) -> None:
     if name not in seats:
-        _fail(field, f"{name} n'est pas à cette table")
+        _fail(field, f"{name} n'est pas assis à cette table")
 
 
 def _check_choice(field: str, value, choices, what: str) -> None:

@@ -162,7 +162,7 @@ def test_it_names_the_deal_of_an_error():
     with pytest.raises(ScoringError) as caught:
         score_round(FIVE, deals, DEFAULT)
     assert (caught.value.deal_number, caught.value.field) == (2, "taker")
-    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas à cette table"
+    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas assis à cette table"
 
 
 def test_it_refuses_a_table_of_three():
