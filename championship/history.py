@@ -2,23 +2,28 @@
 
 `round_history(round_)` reads the stored history of the round, its seats, deals and
 adjustments and returns `HistoryEntry` items, most recent first; records written together are
-one entry.
+one entry. A correction of a counting round also says how each player's place in the round and
+championship points moved (before → after). The lines are written in the active language (the
+English catalogue has them), with no gendered agreement on a player's name (« Chloé prend la
+place 3 »): the federation does not record its players' genders.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from championship.choices import COLOUR_LABELS
+from championship.labels import kind, poignee_of
 from championship.models import Adjustment, Deal, Round, Seat
 from federation.models import Player
-from scoring.french import num, of_name, signed
-from scoring.vocabulary import KIND_LABELS, poignee_name
+from scoring.french import num, ordinal, signed
 
 # Fields written by the scoring (and the version every write raises), left out of the history.
 COMPUTED_FIELDS = {
     Round: ["warnings", "pot_left", "homologated_at", "homologated_by", "created_at", "version"],
-    Seat: ["rank", "tied"],
+    Seat: ["rank", "tied", "championship_points"],
     Deal: ["unit", "made", "shares", "pot_after"],
     Adjustment: ["created_at", "entered_by"],
 }
@@ -29,7 +34,7 @@ class HistoryEntry:
     when: datetime
     who: str
     why: str
-    changes: tuple  # French lines
+    changes: tuple  # lines in the active language
 
 
 def who(user, nobody="—"):
@@ -63,13 +68,13 @@ class _Describer:
         if name in ("dealer", "taker", "partner", "player"):
             return self.player(value)
         if name == "poignees":
-            return ", ".join(f"{poignee_name(i['size'])} {of_name(self.player(i['player']))}" for i in value)
+            return ", ".join(poignee_of(i["size"], self.player(i["player"])) for i in value)
         if name == "miseres":
             return ", ".join(self.player(pk) for pk in value)
         if name == "position":
             return str(value + 1)
         if isinstance(value, bool):
-            return "oui" if value else "non"
+            return gettext("oui") if value else gettext("non")
         model_field = model._meta.get_field(name)
         if model_field.choices:
             return str(dict(model_field.flatchoices).get(value, value))
@@ -79,50 +84,66 @@ class _Describer:
 
     def subject(self, model, record):
         if model is Deal:
-            return f"Donne {record.number}"
+            return gettext("Donne %(number)s") % {"number": record.number}
         if model is Seat:
             return self.player(record.player_id)
         if model is Adjustment:
             entry = self.catalogue.get(record.code)
-            label = entry.label if entry else record.code
-            return f"{label} ({signed(record.points)}) pour {self.player(record.player_id)}"
-        return "Manche"
+            label = gettext(entry.label) if entry else record.code
+            return gettext("%(label)s (%(points)s) pour %(player)s") % {
+                "label": label,
+                "points": signed(record.points),
+                "player": self.player(record.player_id),
+            }
+        return gettext("Manche")
 
     def created(self, model, record):
         subject = self.subject(model, record)
         if model is Round:
-            return "Manche créée" + (" (totaux seuls)" if record.totals_only else "")
+            return gettext("Manche créée (totaux seuls)") if record.totals_only else gettext("Manche créée")
         if model is Deal:
-            return f"{subject} ajoutée ({KIND_LABELS.get(record.kind, record.kind)})"
+            return gettext("%(deal)s ajoutée (%(kind)s)") % {"deal": subject, "kind": kind(record.kind)}
         if model is Seat:
-            colour = f", jetons {COLOUR_LABELS[record.colour]}" if record.colour else ""
-            total = f", total {num(record.total)}" if record.total is not None else ""
-            return f"{subject} assis à la place {record.position + 1}{colour}{total}"
-        note = f" — {record.note}" if record.note else ""
-        return f"Bonus/malus ajouté : {subject}{note}"
+            text = gettext("%(player)s prend la place %(position)s") % {
+                "player": subject,
+                "position": record.position + 1,
+            }
+            if record.colour:
+                text += gettext(", jetons %(colour)s") % {"colour": COLOUR_LABELS[record.colour]}
+            if record.total is not None:
+                text += gettext(", total %(total)s") % {"total": num(record.total)}
+            return text
+        text = gettext("Bonus/malus ajouté : %(adjustment)s") % {"adjustment": subject}
+        return f"{text} — {record.note}" if record.note else text
 
     def deleted(self, model, record):
         if model is Deal:
-            return f"{self.subject(model, record)} supprimée"
+            return gettext("%(deal)s supprimée") % {"deal": self.subject(model, record)}
         if model is Adjustment:
-            return f"Bonus/malus supprimé : {self.subject(model, record)}"
+            subject = self.subject(model, record)
+            return gettext("Bonus/malus supprimé : %(adjustment)s") % {"adjustment": subject}
         if model is Seat:
-            return f"{self.subject(model, record)} retiré de la table"
-        return "Manche supprimée"
+            return gettext("%(player)s quitte la table") % {"player": self.subject(model, record)}
+        return gettext("Manche supprimée")
 
     def changed(self, model, record, previous):
-        """(text or None, total change or None) for an update of a record."""
+        """(text or None, seat figures or None) for an update of a record; the seat figures:
+        (name, (total, place, championship points) before, the same after)."""
         delta = record.diff_against(previous, excluded_fields=COMPUTED_FIELDS[model])
         parts, total = [], None
+        if model is Seat:
+            before = (previous.total, previous.rank, previous.championship_points)
+            after = (record.total, record.rank, record.championship_points)
+            if before != after:
+                total = (self.player(record.player_id), before, after)
         for change in delta.changes:
             if model is Seat and change.field == "total":
-                total = (self.player(record.player_id), change.old, change.new)
                 continue
             label = str(model._meta.get_field(change.field).verbose_name)
             old = self.value(model, change.field, change.old)
             new = self.value(model, change.field, change.new)
             parts.append(f"{label} {old} → {new}")
-        text = f"{self.subject(model, record)} : " + " ; ".join(parts) if parts else None
+        text = f"{self.subject(model, record)}{gettext(' : ')}" + " ; ".join(parts) if parts else None
         return text, total
 
 
@@ -177,7 +198,9 @@ def round_history(round_, window_seconds=10):
     """History entries of a round, most recent first: who, when, what changed, why.
 
     Records saved together (same user, a few seconds apart, same reason or an automatic
-    "recalcul") form one entry; the seat totals they changed are summed up in one line.
+    "recalcul") form one entry; the seat totals they changed are summed up in one line, and,
+    when the round already counted for the championship, each player's place and championship
+    points before → after in another.
     """
     entries = []
     for when, user, why, text, total in _history_lines(round_):
@@ -201,11 +224,40 @@ def round_history(round_, window_seconds=10):
     result = []
     for entry in reversed(entries):
         changes = list(entry["changes"])
-        moved = [(name, old, new) for name, (old, new) in entry["totals"].items() if old != new]
+        figures = entry["totals"].items()
+        moved = [(name, old[0], new[0]) for name, (old, new) in figures if old[0] != new[0]]
         if moved:
             changes.append(
-                "Totaux : " + ", ".join(f"{name} {num(old) or '—'} → {num(new)}" for name, old, new in moved)
+                gettext("Totaux : %(totals)s")
+                % {"totals": ", ".join(f"{name} {num(old) or '—'} → {num(new)}" for name, old, new in moved)}
+            )
+        standing = [(name, old, new) for name, (old, new) in figures if _standing_moved(old, new)]
+        if standing:
+            changes.append(
+                gettext("Championnat (place dans la manche, points) : %(players)s")
+                % {"players": " ; ".join(_standing_line(name, old, new) for name, old, new in standing)}
             )
         if changes:
             result.append(HistoryEntry(entry["when"], who(entry["user"]), entry["why"], tuple(changes)))
     return result
+
+
+def _standing_moved(old, new):
+    """Whether a correction moved a player's place or championship points in a round that
+    already counted (its homologation, which gives the first points, is not a correction)."""
+    return old[2] is not None and new[2] is not None and (old[1], old[2]) != (new[1], new[2])
+
+
+def _place(rank):
+    return gettext("%(ordinal)s place") % {"ordinal": ordinal(rank, feminine=True)} if rank else "—"
+
+
+def _standing_line(name, old, new):
+    """« Alice 2e place → 1re place, 8 → 10 pts »."""
+    return gettext("%(player)s %(old_place)s → %(new_place)s, %(old_points)s → %(new_points)s pts") % {
+        "player": name,
+        "old_place": _place(old[1]),
+        "new_place": _place(new[1]),
+        "old_points": num(old[2]),
+        "new_points": num(new[2]),
+    }

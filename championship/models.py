@@ -98,6 +98,10 @@ class Seat(models.Model):
     total = models.IntegerField(_("total de la manche"), null=True, blank=True)
     rank = models.PositiveSmallIntegerField(_("rang dans la manche"), null=True, blank=True)
     tied = models.BooleanField(_("ex æquo"), default=False)
+    # The player's championship points from this round (the sum of his ChampionshipLine rows),
+    # kept here so that the round's history shows how a correction moved them; None while the
+    # round does not count (not homologated, play-off, final).
+    championship_points = models.IntegerField(_("points de championnat"), null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:

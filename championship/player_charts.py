@@ -7,6 +7,8 @@ from itertools import pairwise
 
 from django.utils.translation import gettext
 
+from django.utils.translation import gettext
+
 from championship.charts import ChartFrame, Plot
 from scoring.french import num, signed
 
@@ -41,7 +43,12 @@ def points_chart(series, width=640, height=260, most=12):
     values = [0] + [running for _number, _points, running in series]
     plot = Plot.around(values, len(values), left=62, top=16, right=width - 16, bottom=height - 52)
     dots = [
-        (plot.x(index), plot.y(running), f"Manche {number} : {signed(points)} → {num(running)}")
+        (
+            plot.x(index),
+            plot.y(running),
+            gettext("Manche %(number)s : %(points)s → %(running)s")
+            % {"number": number, "points": signed(points), "running": num(running)},
+        )
         for index, (number, points, running) in enumerate(series, start=1)
     ]
     x_ticks = plot.index_ticks(["0"] + [str(number) for number, _points, _running in series], most=most)

@@ -10,25 +10,23 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
+from championship import labels
 from championship.choices import COLOUR_LABELS
 from championship.history import round_history, who
 from championship.models import ChampionshipLine, Deal, Round
 from championship.services import score_stored_round
 from scoring.errors import ScoringError
-from scoring.french import num, of_name
+from scoring.french import num
 from scoring.vocabulary import (
-    CONTRACT_LABELS,
-    KIND_LABELS,
     MAX_PLAYERS,
     PLAYOFF,
     QUEEN,
     SIDE_LABELS,
     SIDE_LABELS_WITH_ARTICLE,
-    STAGE_LABELS,
-    SUIT_LABELS,
     TABLE_SIZES,
     capfirst,
-    poignee_name,
 )
 
 STATUS_LABELS = dict(Round.STATUSES)
@@ -141,36 +139,46 @@ class RoundDisplay:
 
 
 def stage_label(round_):
-    label = capfirst(STAGE_LABELS.get(round_.stage, round_.stage))
-    return f"{label}, table {round_.table}" if round_.stage == PLAYOFF else label
+    label = labels.stage(round_.stage)
+    if round_.stage == PLAYOFF:
+        return gettext("%(stage)s, table %(table)s") % {"stage": label, "table": round_.table}
+    return label
 
 
 def round_title(round_):
+    """« Manche 3 », « Play-off, table A — manche 1 », in the active language."""
     if round_.stage == Round.REGULAR:
-        return f"Manche {round_.number}"
-    return f"{stage_label(round_)} — manche {round_.number}"
+        return gettext("Manche %(number)s") % {"number": round_.number}
+    return gettext("%(stage)s — manche %(number)s") % {"stage": stage_label(round_), "number": round_.number}
 
 
 def result_label(made, diff):
     if made is None:
         return ""
     if diff == 0:
-        return "juste faite"
+        return gettext("juste faite")
     if made:
-        return f"faite de {diff}"
-    return f"chutée de {abs(diff)}"
+        return gettext("faite de %(diff)s") % {"diff": diff}
+    return gettext("chutée de %(diff)s") % {"diff": abs(diff)}
 
 
 def _deal_summary(deal, names, made, diff):
     dealer = names.get(deal.dealer_id, "?")
     if deal.kind != Deal.PLAYED:
-        return f"{capfirst(KIND_LABELS[deal.kind])} (donneur {dealer})"
+        return gettext("%(kind)s (donneur %(dealer)s)") % {
+            "kind": capfirst(labels.kind(deal.kind)),
+            "dealer": dealer,
+        }
     taker = names.get(deal.taker_id, "?")
-    text = f"{CONTRACT_LABELS.get(deal.contract, deal.contract)} {of_name(taker)}"
+    values = {"contract": labels.contract(deal.contract), "of_taker": labels.of_player(taker), "taker": taker}
+    text = gettext("%(contract)s %(of_taker)s") % values
     if deal.partner_id:
-        text += f" avec {names.get(deal.partner_id, '?')}"
+        text = gettext("%(contract)s %(of_taker)s avec %(partner)s") % {
+            **values,
+            "partner": names.get(deal.partner_id, "?"),
+        }
     elif deal.called:
-        text += " seul"
+        text = gettext("%(contract)s %(of_taker)s, sans partenaire") % values
     outcome = result_label(made, diff)
     return f"{text}, {outcome}" if outcome else text
 
@@ -178,15 +186,16 @@ def _deal_summary(deal, names, made, diff):
 def _announces(deal, names):
     lines = []
     for item in deal.poignees:
-        lines.append(f"{poignee_name(item['size'])} {of_name(names.get(item['player'], '?'))}")
+        lines.append(labels.poignee_of(item["size"], names.get(item["player"], "?")))
     for player_id in deal.miseres:
-        lines.append(f"Misère {of_name(names.get(player_id, '?'))}")
+        lines.append(labels.misere_of(names.get(player_id, "?")))
     if deal.petit_au_bout:
-        lines.append(f"Petit au bout ({SIDE_LABELS[deal.petit_au_bout]})")
+        lines.append(gettext("Petit au bout (%(side)s)") % {"side": gettext(SIDE_LABELS[deal.petit_au_bout])})
     if deal.chelem_announced:
-        lines.append("Chelem annoncé")
+        lines.append(gettext("Chelem annoncé"))
     if deal.chelem_made_by:
-        lines.append(f"Chelem réalisé par {SIDE_LABELS_WITH_ARTICLE[deal.chelem_made_by]}")
+        side = gettext(SIDE_LABELS_WITH_ARTICLE[deal.chelem_made_by])
+        lines.append(gettext("Chelem réalisé par %(side)s") % {"side": side})
     return tuple(lines)
 
 
@@ -194,17 +203,18 @@ def _pot_terms(outcome, players):
     terms = []
     antes = {name: amount for name, amount in outcome.antes.items() if amount}
     if antes and len(antes) == len(players):
-        terms.append(Term(f"Pot vide : chacun mise {next(iter(antes.values()))}", sum(antes.values())))
+        ante = next(iter(antes.values()))
+        terms.append(Term(gettext("Pot vide : chacun mise %(ante)s") % {"ante": ante}, sum(antes.values())))
     else:
         for name, amount in antes.items():
-            terms.append(Term(f"Mise du donneur {name}", amount))
+            terms.append(Term(gettext("Mise du donneur %(dealer)s") % {"dealer": name}, amount))
     for name, amount in outcome.penalty.items():
         if amount:
-            terms.append(Term(f"Pénalité de fausse donne ({name})", amount))
+            terms.append(Term(gettext("Pénalité de fausse donne (%(player)s)") % {"player": name}, amount))
     for name, amount in outcome.pot_won.items():
         if amount:
-            terms.append(Term(f"Pot gagné par {name}", amount))
-    terms.append(Term("Pot après la donne", outcome.pot_after))
+            terms.append(Term(gettext("Pot gagné par %(player)s") % {"player": name}, amount))
+    terms.append(Term(gettext("Pot après la donne"), outcome.pot_after))
     return terms
 
 
@@ -215,7 +225,7 @@ def _deal_rows(deals, seats, names, scored):
     for deal, outcome in zip(deals, outcomes, strict=True):
         terms = []
         if outcome is not None:
-            terms = [Term(term.label, term.value) for term in outcome.result.terms]
+            terms = [Term(labels.term_label(term), term.value) for term in outcome.result.terms]
             terms += _pot_terms(outcome, [names[seat.player_id] for seat in seats])
         for seat in seats:
             running[seat.player_id] += deal.share_of(seat.player_id)
@@ -227,15 +237,19 @@ def _deal_rows(deals, seats, names, scored):
             DealRow(
                 number=deal.number,
                 kind=deal.kind,
-                kind_label=capfirst(KIND_LABELS.get(deal.kind, deal.kind)),
+                kind_label=capfirst(labels.kind(deal.kind)),
                 dealer=names.get(deal.dealer_id, "?"),
                 taker=names.get(deal.taker_id, ""),
                 contract=deal.contract,
-                contract_label=CONTRACT_LABELS.get(deal.contract, ""),
+                contract_label=labels.contract(deal.contract) if deal.contract else "",
                 called_label=_called_label(deal),
                 partner_label=names.get(deal.partner_id, "")
                 if deal.partner_id
-                else ("seul" if deal.kind == Deal.PLAYED and len(seats) == MAX_PLAYERS else ""),
+                else (
+                    gettext("sans partenaire")
+                    if deal.kind == Deal.PLAYED and len(seats) == MAX_PLAYERS
+                    else ""
+                ),
                 bouts=deal.bouts,
                 points=deal.points,
                 points_label=num(deal.points),
@@ -257,10 +271,10 @@ def _deal_rows(deals, seats, names, scored):
 def _called_label(deal):
     if not deal.called:
         return ""
-    suit = SUIT_LABELS.get(deal.called, deal.called)
+    suit = labels.suit(deal.called)
     if deal.called_rank == QUEEN:
-        return f"Dame de {suit}"
-    return f"Roi de {suit}"
+        return gettext("Dame de %(suit)s") % {"suit": suit}
+    return gettext("Roi de %(suit)s") % {"suit": suit}
 
 
 def _championship_points(round_, computed=None):
@@ -270,7 +284,7 @@ def _championship_points(round_, computed=None):
         computed = ChampionshipLine.objects.filter(round=round_).order_by("order")
     lines = {}
     for line in computed:
-        lines.setdefault(line.player_id, []).append((line.label, line.points))
+        lines.setdefault(line.player_id, []).append((labels.line_label(line.code, line.label), line.points))
     return lines
 
 
@@ -300,7 +314,7 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
     try:
         scored = score_stored_round(round_, deals=deals, seats=seats) if len(seats) in TABLE_SIZES else None
     except ScoringError as exc:
-        error = f"La manche ne se calcule plus : {exc}"
+        error = gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
     lines = _championship_points(round_, data.lines if data is not None else None)
     seat_rows = [
         SeatRow(

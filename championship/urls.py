@@ -1,4 +1,4 @@
-from championship.views import cup, reports, rounds, sheets, standings
+from championship.views import cup, feeds, reports, rounds, sheets, standings
 
 app_name = "championship"
 urlpatterns = [
@@ -7,4 +7,5 @@ urlpatterns = [
     *standings.urlpatterns,
     *reports.urlpatterns,
     *cup.urlpatterns,
+    *feeds.urlpatterns,
 ]

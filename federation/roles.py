@@ -70,3 +70,4 @@ def board_seasons(user):
     return Season.objects.filter(
         officials__player__user=user, officials__role__in=Official.BOARD_ROLES
     ).distinct()
+

@@ -7,7 +7,7 @@ from championship.forms.adjustments import AdjustmentForm
 from championship.forms.deals import DealForm, parse_points
 from championship.forms.deletions import MotifForm
 from championship.forms.reports import BoardReportForm, ReportForm
-from championship.forms.rounds import STAGE_CHOICES, RoundCreateForm, RoundDeleteForm
+from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreateForm, RoundDeleteForm
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import SeatColoursForm, SeatTotalsForm
 from championship.forms.sheets import SheetUploadForm
@@ -17,6 +17,7 @@ __all__ = [
     "AdjustmentForm",
     "BoardReportForm",
     "DealForm",
+    "HomologateForm",
     "MotifForm",
     "ReportForm",
     "RoundCreateForm",

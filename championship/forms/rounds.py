@@ -1,4 +1,5 @@
-"""Forms of a round as a whole: creating one (players, colours, totals) and deleting a draft."""
+"""Forms of a round as a whole: creating one (players, colours, totals), deleting a draft and
+confirming its homologation."""
 
 from django import forms
 from django.utils import timezone
@@ -14,7 +15,9 @@ from championship.forms.fields import (
     TextField,
     key_field,
     unbalanced_totals,
+    version_field,
 )
+from championship.labels import of_player
 from championship.models import COLOURS, Round
 from championship.services import next_round_number
 from federation import validators
@@ -171,7 +174,7 @@ class RoundCreateForm(forms.Form):
             if player.pk in first_row:
                 self.add_error(
                     f"player_{row}",
-                    gettext("Joueur %(row)s : %(player)s est déjà assis à la place %(first)s.")
+                    gettext("Joueur %(row)s : %(player)s occupe déjà la place %(first)s.")
                     % {"row": row, "player": player, "first": first_row[player.pk]},
                 )
             else:
@@ -200,8 +203,8 @@ class RoundCreateForm(forms.Form):
                     continue
                 self.add_error(
                     f"total_{row}",
-                    gettext("Total %(row)s : le total de %(player)s est obligatoire.")
-                    % {"row": row, "player": player},
+                    gettext("Total %(row)s : le total %(of_player)s est obligatoire.")
+                    % {"row": row, "of_player": of_player(str(player), english="for")},
                 )
         if not missing and seated:
             error = unbalanced_totals(total for _row, _player, _colour, total in seated)
@@ -237,3 +240,16 @@ class RoundDeleteForm(forms.Form):
         help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
         error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
     )
+
+
+class HomologateForm(forms.Form):
+    """Homologating a round after its confirmation page: the round's version that page showed
+    (if the round changed meanwhile, the service refuses and says what changed)."""
+
+    def __init__(self, round_, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["version"] = version_field(round_.version)
+
+    @property
+    def version(self):
+        return self.cleaned_data.get("version")

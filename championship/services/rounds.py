@@ -139,7 +139,7 @@ def rescore_round(round_, reason=None, *, record=False):
 
 
 DEAL_RESULTS = ["unit", "made", "shares", "pot_after"]
-SEAT_RESULTS = ["total", "rank", "tied"]
+SEAT_RESULTS = ["total", "rank", "tied", "championship_points"]
 ROUND_RESULTS = ["warnings", "pot_left"]
 
 
@@ -169,14 +169,6 @@ def apply_scores(round_, data, scored=None):
             if (deal.unit, deal.made, deal.shares, deal.pot_after) != figures:
                 deal.unit, deal.made, deal.shares, deal.pot_after = figures
                 deals.append(deal)
-    ranks = round_ranks(result.totals)
-    seats = []
-    for seat in data.seats:
-        name = scored.names[seat.player_id]
-        rank, tied = ranks[name]
-        if (seat.total, seat.rank, seat.tied) != (result.totals[name], rank, tied):
-            seat.total, seat.rank, seat.tied = result.totals[name], rank, tied
-            seats.append(seat)
     warnings, pot_left = list(result.warnings), sum(result.pot_refund.values())
     round_moved = (round_.warnings, round_.pot_left) != (warnings, pot_left)
     round_.warnings, round_.pot_left = warnings, pot_left
@@ -185,6 +177,19 @@ def apply_scores(round_, data, scored=None):
         if data.adjustments is None:
             data.adjustments = list(round_.adjustments.select_related("player"))
         lines = championship_lines(round_, scored, data.adjustments)
+    points = {}
+    for line in lines:
+        points[line.player_id] = points.get(line.player_id, 0) + line.points
+    ranks = round_ranks(result.totals)
+    seats = []
+    for seat in data.seats:
+        name = scored.names[seat.player_id]
+        rank, tied = ranks[name]
+        counted = points.get(seat.player_id, 0) if counts_for_championship(round_) else None
+        figures = (result.totals[name], rank, tied, counted)
+        if (seat.total, seat.rank, seat.tied, seat.championship_points) != figures:
+            seat.total, seat.rank, seat.tied, seat.championship_points = figures
+            seats.append(seat)
     return ScoreChanges(scored, deals, seats, round_moved, lines)
 
 

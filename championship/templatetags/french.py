@@ -3,24 +3,33 @@
 ``{{ -650|num }}`` -> « −650 »; ``{{ 3|signed }}`` -> « +3 »; ``{{ 1|ordinal }}`` -> « 1er »
 (``{{ 1|ordinal:"f" }}`` -> « 1re »); ``{{ 2|plural:"manche" }}`` -> « 2 manches »
 (``{{ 3|plural:"cheval,chevaux" }}``), ``{{ 2|agree:"jouée" }}`` -> « jouées »;
-``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "".
+``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "". A signed figure always takes the true
+minus sign (U+2212) on a page: ``{{ -240|num }}``, never ``{{ -240 }}``.
 """
+
+from decimal import Decimal
 
 from django import template
 
+from championship import labels
 from scoring import french
 
 register = template.Library()
 
 
+def _is_number(value):
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
 @register.filter
 def num(value):
-    return french.num(value)
+    """A number with the true minus sign; anything else (a text, "—") as it is."""
+    return french.num(value) if _is_number(value) else ("" if value is None else value)
 
 
 @register.filter
 def signed(value):
-    return french.signed(value)
+    return french.signed(value) if _is_number(value) else ("" if value is None else value)
 
 
 @register.filter
@@ -43,3 +52,26 @@ def agree(value, forms):
 @register.filter
 def of_name(value):
     return french.of_name(str(value))
+
+
+# --- what the rules engine writes, in the page's language (championship.labels) -----------------
+
+
+@register.filter
+def code_label(value):
+    """The name of a championship line's kind: ``{{ "wall"|code_label }}`` -> « Mur de la défense »."""
+    return labels.code_label(value)
+
+
+@register.filter
+def line_label(value, code):
+    """A stored line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
+    return labels.line_label(code, value)
+
+
+@register.filter
+def round_name(round_):
+    """A round named in the active language: « 2026-2027 — Manche 10 » / « 2026-2027 — Round 10 »."""
+    from championship.presenters import round_title  # noqa: PLC0415 (presenters read the models)
+
+    return f"{round_.season.name} — {round_title(round_)}"

@@ -23,6 +23,7 @@ from championship import services
 from championship.forms import (
     AdjustmentForm,
     DealForm,
+    HomologateForm,
     MotifForm,
     RoundCreateForm,
     RoundDeleteForm,
@@ -108,9 +109,8 @@ def round_list(request, season_name):
 def round_detail(request, pk):
     round_ = _get_round_for_user(request, pk)
     display = round_display(round_, history=True)
-    can_edit = can_enter_rounds(request.user, round_.season) and (
-        not round_.is_homologated or is_board(request.user, round_.season)
-    )
+    board = is_board(request.user, round_.season)
+    can_edit = can_enter_rounds(request.user, round_.season) and (not round_.is_homologated or board)
     return render(
         request,
         "championship/rounds/detail.html",
@@ -118,6 +118,7 @@ def round_detail(request, pk):
             "round": round_,
             "display": display,
             "can_edit": can_edit,
+            "can_homologate": board and not round_.is_homologated,
             "export_url": _export_url(round_),
             "ranking": RankingTable(display.ranking, championship=display.has_championship_points),
             "adjustments": AdjustmentTable(display.adjustments),
@@ -460,14 +461,38 @@ def round_submit(request, pk):
 
 
 @login_required
-@require_POST
 def round_homologate(request, pk):
+    """The board homologates a round: GET shows what is about to be published (the round's
+    totals, ranking, bonuses and maluses, and the paper check) and asks to confirm; POST
+    homologates, through the service, at the version the confirmation showed."""
     round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
     if not is_board(request.user, round_.season):
         raise PermissionDenied(gettext("Seule la Direction homologue les manches."))
-    done = gettext("Manche homologuée.")
-    _run(request, round_, lambda: services.homologate_round(round_, request.user), done)
-    return redirect("championship:round", round_.pk)
+    if round_.is_homologated:
+        messages.info(request, gettext("Cette manche est déjà homologuée."))
+        return redirect("championship:round", round_.pk)
+    form = HomologateForm(round_, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        done = gettext("Manche homologuée.")
+        action = lambda: services.homologate_round(round_, request.user, version=form.version)  # noqa: E731
+        _run(request, round_, action, done)
+        if round_.is_homologated:
+            return redirect("championship:round", round_.pk)
+        return redirect("championship:round_homologate", round_.pk)
+    display = round_display(round_)
+    balance = sum(total or 0 for total in display.totals)
+    return render(
+        request,
+        "championship/rounds/homologate.html",
+        {
+            "round": round_,
+            "display": display,
+            "form": form,
+            "balance": balance,
+            "ranking": RankingTable(display.ranking),
+            "adjustments": AdjustmentTable(display.adjustments),
+        },
+    )
 
 
 @login_required

@@ -15,6 +15,7 @@ from django_tables2.export import TableExport
 
 from championship.cup import cup_champion, cup_rounds_of
 from championship.forms import RulebookForm, refused
+from championship.labels import english_ordinal, french_active, of_player
 from championship.lateness import default_as_of
 from championship.player_charts import PHONE_CHART, points_chart
 from championship.players import player_page, player_season_detail
@@ -25,7 +26,7 @@ from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import is_board
 from scoring.awards import AWARDS
-from scoring.french import num, of_name, ordinal, signed
+from scoring.french import num, ordinal, signed
 from scoring.rulebook import RulebookError
 
 
@@ -59,7 +60,8 @@ def _round_url(round_pk, deal_number=None):
 def _place(row):
     if row is None:
         return ""
-    return ordinal(row.rank) + (" ex æquo" if row.tied else "")
+    place = ordinal(row.rank) if french_active() else english_ordinal(row.rank)
+    return place + (" " + gettext("ex æquo") if row.tied else "")
 
 
 def _season_summaries(seasons):
@@ -143,7 +145,7 @@ def player_season(request, name, pk):
         "detail": detail,
         "blocks": blocks,
         "place": _place(detail.row),
-        "of_player": of_name(player.name),
+        "of_player": of_player(player.name, english="of"),
         "total": num(detail.total),
         "as_of_error": as_of_error,
     }

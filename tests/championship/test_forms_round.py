@@ -61,7 +61,7 @@ def test_it_refuses_fewer_than_four_players(season):
 def test_it_refuses_a_player_seated_twice(season):
     form = RoundCreateForm(season, rows(["Alice", "Bruno", "Chloé", "Alice", "Émile"]))
     assert not form.is_valid()
-    assert form.errors["player_4"] == ["Joueur 4 : Alice est déjà assis à la place 1."]
+    assert form.errors["player_4"] == ["Joueur 4 : Alice occupe déjà la place 1."]
 
 
 def test_it_refuses_a_colour_taken_twice(season):
@@ -112,7 +112,7 @@ def test_it_refuses_totals_that_do_not_sum_to_zero(season):
 
 def test_it_requires_every_total_of_a_totals_only_round(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -330, ""], totals_only="on"))
-    assert form.errors["total_5"] == ["Total 5 : le total de Émile est obligatoire."]
+    assert form.errors["total_5"] == ["Total 5 : le total d'Émile est obligatoire."]
 
 
 def test_it_refuses_totals_on_a_round_with_deals(season):

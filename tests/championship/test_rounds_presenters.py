@@ -48,7 +48,7 @@ def test_it_explains_each_deal_with_the_terms_of_the_engine(season):
     assert first.summary == "Garde de Bruno avec David, faite de 8"
     assert first.announces == ("Poignée simple de Bruno", "Misère de Chloé", "Petit au bout (attaque)")
     assert first.called_label == "Roi de cœur"
-    assert fourth.partner_label == "seul"
+    assert fourth.partner_label == "sans partenaire"  # no gendered « seul »
     assert fourth.points_label == "44,5"
     assert fourth.result_label == "chutée de 7"
     assert passed.summary == "Passe (donneur Bruno)"
@@ -106,7 +106,13 @@ def test_it_tells_the_history_most_recent_first_with_who_and_why(season, preside
     latest, homologation, *older = round_history(round_)
     assert latest.why == "erreur de recopie"
     assert latest.changes[0] == "Donne 4 : points du preneur 44,5 → 52"
-    assert latest.changes[-1].startswith("Totaux : Alice −650 → ")
+    assert latest.changes[-2].startswith("Totaux : Alice −650 → ")
+    # the round counted already: each player's place and championship points, before → after
+    assert latest.changes[-1] == (
+        "Championnat (place dans la manche, points) : Alice 5e place → 1re place, 1 → 11 pts ; "
+        "Bruno 1re place → 2e place, 11 → 7 pts ; Chloé 3e place → 4e place, 6 → 3 pts ; "
+        "David 2e place → 3e place, 8 → 5 pts ; Émile 4e place → 5e place, 4 → 2 pts"
+    )
     assert homologation.why == "homologation"
     assert homologation.changes == ("Manche : statut brouillon → homologuée",)
     assert older[-1].changes[0] == "Manche créée"

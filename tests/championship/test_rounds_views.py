@@ -160,7 +160,7 @@ def test_it_lists_homologated_rounds_to_anyone_and_drafts_to_those_who_enter_the
 
 @pytest.mark.parametrize(
     "name",
-    ["deal_delete", "adjustment_add", "seat_colours", "round_submit", "round_reopen", "round_homologate"],
+    ["deal_delete", "adjustment_add", "seat_colours", "round_submit", "round_reopen"],
 )
 def test_it_refuses_get_on_actions(as_user, example, name):
     args = [example.pk, 2] if name == "deal_delete" else [example.pk]

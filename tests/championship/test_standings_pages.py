@@ -81,7 +81,8 @@ def test_it_shows_ranks_ties_unranked_players_and_pending_rounds(client, season)
     play(season, table(NAMES), date=datetime.date(2010, 10, 5), homologate=False)
     make_round(season, NAMES, totals=table(NAMES), status=Round.SUBMITTED)
     html = client.get(season_url(season, as_of="2010-10-06")).content.decode()
-    assert "Classement final" in html
+    assert "Classement provisoire" in html  # the season is open
+    assert "Classement final" not in html
     assert "ex æquo" in html
     assert html.count('class="tie"') == 2
     assert reverse("championship:player", args=[Player.objects.get(name="Bruno").pk]) in html
@@ -311,3 +312,13 @@ def test_it_names_the_seasons_tie_breaks_under_the_table_in_both_languages(clien
     )
     english = client.get(season_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Ties on points are broken, in order, by: round wins, second places" in english
+
+
+def test_the_ranking_is_provisional_until_the_season_ends(client, season):
+    play(season, {"Alice": 300, "Bruno": 100, "Chloé": -100, "David": -100, "Émile": -200})
+    assert "<h2>Classement provisoire</h2>" in client.get(season_url(season)).content.decode()
+    season.is_open = False
+    season.save()
+    html = client.get(season_url(season)).content.decode()
+    assert "<h2>Classement final</h2>" in html
+    assert "Classement provisoire" not in html

@@ -199,6 +199,11 @@ TABLE = {
         (season_path("coupe/qualifications/"), EVERYONE, NOBODY_POSTS)
     ],
     "saisons/<str:name>/bulletin.pdf": [(season_path("bulletin.pdf"), EVERYONE, NOBODY_POSTS)],
+    # Atom feeds: public, homologated rounds and published reports only (a POST reads them too).
+    "manches.atom": [(lambda w: "/manches.atom", EVERYONE, EVERYONE)],
+    "comptes-rendus.atom": [(lambda w: "/comptes-rendus.atom", EVERYONE, EVERYONE)],
+    "saisons/<str:name>/manches.atom": [(season_path("manches.atom"), EVERYONE, EVERYONE)],
+    "saisons/<str:name>/comptes-rendus.atom": [(season_path("comptes-rendus.atom"), EVERYONE, EVERYONE)],
     # The list shows everyone the homologated rounds, and the others to who enters them.
     "saisons/<str:season_name>/manches/": [(season_path("manches/"), EVERYONE, EVERYONE)],
     # --- a round: public once homologated ---
@@ -247,7 +252,9 @@ TABLE = {
     "manches/<int:pk>/totaux/": [(round_path("draft", "totaux/"), MEMBERS_POST_NOTHING, ENTRY_NOT_HERE)],
     "manches/<int:pk>/soumettre/": [(round_path("draft", "soumettre/"), MEMBERS_POST_NOTHING, ENTRY_ACTS)],
     "manches/<int:pk>/homologuer/": [
-        (round_path("submitted", "homologuer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)
+        # GET: the confirmation, with the round's totals; a homologated round sends back to its page.
+        (round_path("submitted", "homologuer/"), BOARD, BOARD_ACTS),
+        (round_path("homologated", "homologuer/"), BOARD_ACTS, BOARD_ACTS),
     ],
     "manches/<int:pk>/brouillon/": [
         (round_path("submitted", "brouillon/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),

@@ -32,6 +32,7 @@ from championship.services import (
 from championship.sheets import import_sheets
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
+from scoring.french import plural, signed
 
 DEMO_PASSWORD = "tarot-biere"
 DEMO_REASON = "fédération de démonstration"
@@ -100,14 +101,14 @@ def narrative(round_):
     lines = [
         f"# {round_.place}",
         "",
-        f"Soirée de {round_.deals.count()} donnes. **{winner.player}** l'emporte avec {winner.total:+d}, "
-        f"{last.player} ferme la marche ({last.total:+d}).",
+        f"Soirée de {plural(round_.deals.count(), 'donne')}. **{winner.player}** l'emporte avec "
+        f"{signed(winner.total)}, {last.player} ferme la marche ({signed(last.total)}).",
     ]
     if biggest is not None:
         verb = "passe" if biggest.made else "chute"
         lines.append(
             f"\n- **Donne {biggest.number}** : {biggest.taker} {verb} sa "
-            f"{biggest.get_contract_display()}, la plus grosse donne de la soirée ({biggest.unit:+d})."
+            f"{biggest.get_contract_display()}, la plus grosse donne de la soirée ({signed(biggest.unit)})."
         )
     lines.append("\nLa bière était fraîche et le pot bien garni.")
     return "\n".join(lines)
