@@ -507,8 +507,10 @@ class DealForm(MotifMixin, forms.Form):
             return "poignee" if self.cleaned_data.get("poignee") is not None else None
         quick = self.cleaned_data.get("poignee")
         first = shown[0]
-        if isinstance(quick, Player) and quick.pk == first.player_id and not self.data.get(
-            self.add_prefix(f"poignee_{first.position}")
+        if (
+            isinstance(quick, Player)
+            and quick.pk == first.player_id
+            and not self.data.get(self.add_prefix(f"poignee_{first.position}"))
         ):
             return "poignee"  # the one-tap row gave it
         return f"poignee_{first.position}"
