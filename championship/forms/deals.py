@@ -39,7 +39,7 @@ FIELD_LABELS = {
     "bouts": _("bouts"),
     "points": _("points"),
     "poignees": _("poignées"),
-    "poignee": _("poignée simple"),
+    "poignee_by": _("poignée simple"),
     "miseres": _("misères"),
     "petit_au_bout": _("petit au bout"),
     "chelem_announced": _("chelem annoncé"),
@@ -52,7 +52,7 @@ ENGINE_FIELDS = {"called_rank": "called_dame"}
 NOT_PLAYED = choices.NOT_PLAYED_PHRASES
 PLAYED_ONLY = [
     "taker",
-    "poignee",
+    "poignee_by",
     "contract",
     "called",
     "called_dame",
@@ -170,7 +170,7 @@ class DealForm(MotifMixin, forms.Form):
     called = forms.CharField(
         label=_("Roi appelé (facultatif)"),
         required=False,
-        help_text=_("Facultatif : « — » si la feuille ne le dit pas."),
+        help_text=_("Facultatif : « — » si la feuille ne le dit pas."),
         widget=ButtonRadio(
             choices=[("", "—"), *((suit, f"{SUIT_SYMBOLS[suit]} {label}") for suit, label in Deal.SUITS)],
             extra=keyed(SUIT_KEYS),
@@ -182,12 +182,15 @@ class DealForm(MotifMixin, forms.Form):
         required=False,
         special=(SOLO,),
         # Non-breaking spaces inside « » written as such: xgettext keeps a \u escape as is.
-        help_text=_("À 5 joueurs seulement ; « seul » si personne."),
+        help_text=_("« seul » si le preneur joue seul."),
     )
     bouts = forms.IntegerField(
         label=_("Bouts"),
         required=False,
-        widget=forms.RadioSelect(choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")]),
+        widget=ButtonRadio(
+            choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")],
+            extra=keyed({str(n): str(n) for n in range(4)}),
+        ),
     )
     points = forms.CharField(
         label=_("Points du preneur"),
@@ -197,10 +200,10 @@ class DealForm(MotifMixin, forms.Form):
             attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": _("ex. 44,5")}
         ),
     )
-    poignee = PlayerField(
+    poignee_by = PlayerField(
         label=_("Poignée simple"),
         required=False,
-        help_text=_("Une double, une triple ou une autre poignée : dans « Annonces »."),
+        help_text=_("Une double, une triple ou une autre poignée : dans « Annonces »."),
     )
     miseres = PlayersField(label=_("Misères"), required=False, widget=forms.CheckboxSelectMultiple)
     petit_au_bout = forms.CharField(
@@ -243,10 +246,10 @@ class DealForm(MotifMixin, forms.Form):
         self.fields["partner"].widget = buttons(
             ("", "—"), (SOLO, gettext("seul")), extra={**none, SOLO: {"key": NONE_KEY}}
         )
-        self.fields["poignee"].widget = buttons(("", gettext("aucune")), extra={"": {"key": NONE_KEY}})
+        self.fields["poignee_by"].widget = buttons(("", gettext("aucune")), extra={"": {"key": NONE_KEY}})
         self.fields["miseres"].choices = seat_choices
         seated = {seat.player_id: seat.player for seat in self.seats}
-        for name in ("dealer", "taker", "partner", "poignee", "miseres"):
+        for name in ("dealer", "taker", "partner", "poignee_by", "miseres"):
             self.fields[name].known = seated
         if not self.five:
             self.fields["partner"].widget = forms.HiddenInput()
@@ -315,7 +318,7 @@ class DealForm(MotifMixin, forms.Form):
             },
             "taker": {"invalid": gettext("joueur inconnu")},
             "partner": {"invalid": gettext("joueur inconnu")},
-            "poignee": {"invalid": gettext("joueur inconnu")},
+            "poignee_by": {"invalid": gettext("joueur inconnu")},
             "bouts": {"invalid": gettext("un nombre entier de 0 à 3 est attendu")},
             "points": {"max_length": gettext("un nombre est attendu, par exemple 44,5")},
             "miseres": {
@@ -416,7 +419,7 @@ class DealForm(MotifMixin, forms.Form):
     def _quick_poignee(self, data):
         """The one-tap « poignée simple » row: a simple poignée for that player, unless the
         « Annonces » part gives that player's poignée another size."""
-        shown = data.get("poignee")
+        shown = data.get("poignee_by")
         for seat in self.seats:
             if isinstance(shown, Player) and seat.player_id == shown.pk:
                 if not data.get(f"poignee_{seat.position}"):
@@ -431,7 +434,11 @@ class DealForm(MotifMixin, forms.Form):
         filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
-            label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
+            label = (
+                "poignees"
+                if name.startswith("poignee_") and name != "poignee_by"
+                else ENGINE_NAMES.get(name, name)
+            )
             self.add_error(name, self.say(label, gettext("sans objet pour %(phrase)s") % {"phrase": phrase}))
         return bool(filled)
 
@@ -489,7 +496,7 @@ class DealForm(MotifMixin, forms.Form):
             data.get("dealer"),
             data.get("taker"),
             data.get("partner"),
-            data.get("poignee"),
+            data.get("poignee_by"),
             *(data.get("miseres") or []),
         ]
         for person in people:
@@ -504,15 +511,15 @@ class DealForm(MotifMixin, forms.Form):
             if self.cleaned_data[f"poignee_{seat.position}"] not in allowed:
                 return f"poignee_{seat.position}"
         if not shown:
-            return "poignee" if self.cleaned_data.get("poignee") is not None else None
-        quick = self.cleaned_data.get("poignee")
+            return "poignee_by" if self.cleaned_data.get("poignee_by") is not None else None
+        quick = self.cleaned_data.get("poignee_by")
         first = shown[0]
         if (
             isinstance(quick, Player)
             and quick.pk == first.player_id
             and not self.data.get(self.add_prefix(f"poignee_{first.position}"))
         ):
-            return "poignee"  # the one-tap row gave it
+            return "poignee_by"  # the one-tap row gave it
         return f"poignee_{first.position}"
 
     def deal_fields(self):

@@ -110,7 +110,8 @@ class SeatColoursForm(MotifMixin, forms.Form):
 class PaperTotalsForm(MotifMixin, forms.Form):
     """The paper sheet's final totals, typed at the end of a round to check it; `seats`: the
     round's seats (players joined) when read already. The totals need not cancel out: a paper
-    sheet with an addition mistake is what the check is for."""
+    sheet with an addition mistake is what the check is for. No version: the totals do not depend
+    on the deals entered meanwhile (the comparison is made when the page is shown)."""
 
     def __init__(self, round_, *args, seats=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -130,7 +131,6 @@ class PaperTotalsForm(MotifMixin, forms.Form):
                     % {"player": seat.player},
                 },
             )
-        self.fields["version"] = version_field(round_.version)
         self.add_motif(round_)
 
     def paper_fields(self):
@@ -139,7 +139,3 @@ class PaperTotalsForm(MotifMixin, forms.Form):
     def totals(self):
         """Player id → total on the paper sheet, for `services.set_paper_totals`."""
         return {seat.player_id: self.cleaned_data[f"paper_{seat.position}"] for seat in self.seats}
-
-    @property
-    def version(self):
-        return self.cleaned_data.get("version")

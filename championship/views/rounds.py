@@ -466,9 +466,7 @@ def paper_totals(request, pk):
     if not form.is_valid():
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), paper_form=form)
     try:
-        services.set_paper_totals(
-            round_, form.totals(), version=form.version, reason=form.reason, user=request.user
-        )
+        services.set_paper_totals(round_, form.totals(), reason=form.reason, user=request.user)
     except RoundError as error:
         return _refused(request, error, reverse("championship:round_edit", args=[round_.pk]) + "#feuille")
     messages.success(request, gettext("Totaux de la feuille papier enregistrés."))

@@ -337,27 +337,27 @@ def test_it_explains_a_deal_number_taken_meanwhile_and_stores_nothing(round_):
 
 
 def test_it_gives_a_simple_poignee_in_one_tap(round_):
-    form = DealForm(round_, played(poignee=player("Bruno").pk))
+    form = DealForm(round_, played(poignee_by=player("Bruno").pk))
     assert form.is_valid(), form.errors
     assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "simple"}]
 
 
 def test_it_keeps_the_size_given_in_the_announces_over_the_one_tap_poignee(round_):
-    form = DealForm(round_, played(poignee=player("Bruno").pk, poignee_1="double"))
+    form = DealForm(round_, played(poignee_by=player("Bruno").pk, poignee_1="double"))
     assert form.is_valid(), form.errors
     assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "double"}]
 
 
 def test_it_refuses_a_one_tap_poignee_on_a_passed_deal(round_):
-    data = {"kind": "passed", "dealer": player("David").pk, "poignee": player("Bruno").pk}
+    data = {"kind": "passed", "dealer": player("David").pk, "poignee_by": player("Bruno").pk}
     errors = errors_of(round_, data)
-    assert errors["poignee"] == ["Donne 5, poignée simple : sans objet pour une donne passée"]
+    assert errors["poignee_by"] == ["Donne 5, poignée simple : sans objet pour une donne passée"]
 
 
 def test_it_names_the_player_of_a_refused_one_tap_poignee(round_):
     stranger = player("Zoé")
-    errors = errors_of(round_, played(poignee=stranger.pk))
-    assert "Zoé" in errors["poignee"][0]
+    errors = errors_of(round_, played(poignee_by=stranger.pk))
+    assert "Zoé" in errors["poignee_by"][0]
 
 
 def test_it_draws_the_players_as_buttons_in_their_chip_colours_with_their_keys(round_):
