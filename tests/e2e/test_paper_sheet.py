@@ -12,7 +12,6 @@ from the site. With E2E_SCREENSHOTS set to a folder, the phone and the laptop le
 """
 
 import datetime
-import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -25,7 +24,8 @@ from federation.models import Season
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from tests.conftest import make_player
-from tests.e2e.test_game_night import CHROMIUM, PHONE, Phone, browser, log_in  # noqa: F401 (fixture)
+from tests.e2e.test_game_night import CHROMIUM, Phone, log_in
+from tests.e2e.test_game_night import browser as chromium  # the browser fixture, as `chromium` here
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -117,7 +117,7 @@ def look(phone, step, locator=None):
 
 
 def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
-    browser, live_server, season, secretary, capsys
+    chromium, live_server, season, secretary, capsys
 ):
     players = [make_player(name, with_user=False) for name in PLAYERS]
     round_ = create_round(
@@ -127,13 +127,12 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     measured = {}
 
     # --- on the phone: deals 1 to 4 --------------------------------------------------------------
-    phone = Phone(browser, live_server.url, "feuille-telephone")
+    phone = Phone(chromium, live_server.url, "feuille-telephone")
     page = phone.page
     log_in(page, secretary.user.username)
     page.goto(f"/manches/{round_.pk}/saisie/")
     count = Counted(phone)
     form = page.locator("#saisie")
-    open("/tmp/aria.txt", "w").write(form.aria_snapshot())
     for group in ("Preneur", "Appelé", "Contrat", "Bouts", "Poignée simple"):
         box = choice(page, group, "Bruno" if group in ("Preneur", "Appelé", "Poignée simple") else "—")
         if group in ("Contrat", "Bouts"):
@@ -191,9 +190,9 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     phone.close()
 
     # --- on the laptop, without the mouse: deals 5 to 8 ---------------------------------------------
-    laptop = Phone(browser, live_server.url, "feuille-ordinateur")
+    laptop = Phone(chromium, live_server.url, "feuille-ordinateur")
     laptop.context.close()
-    laptop.context = browser.new_context(base_url=live_server.url, **LAPTOP)
+    laptop.context = chromium.new_context(base_url=live_server.url, **LAPTOP)
     laptop.page = laptop.context.new_page()
     laptop.page.on("pageerror", lambda error: laptop.problems.append(f"script: {error}"))
     page = laptop.page
