@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import expect, sync_playwright
 
 from championship.models import Deal, Round, Seat
 from championship.services import create_round
@@ -24,8 +24,7 @@ from federation.models import Season
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from tests.conftest import make_player
-from tests.e2e.test_game_night import CHROMIUM, Phone, log_in
-from tests.e2e.test_game_night import browser as chromium  # the browser fixture, as `chromium` here
+from tests.e2e.test_game_night import CHROMIUM, CHROMIUM_ARGS, Phone, log_in
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -52,6 +51,16 @@ pytestmark = pytest.mark.skipif(
     "ou donnez son chemin dans CHROMIUM_PATH pour lancer le test de bout en bout.",
 )
 expect.set_options(timeout=10_000)
+
+
+@pytest.fixture
+def chromium(live_server, monkeypatch):
+    """A headless Chromium, launched as in test_game_night (see its `browser` fixture)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 def paper_totals():
