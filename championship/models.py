@@ -42,6 +42,9 @@ class Round(models.Model):
     )
     pot_left = models.IntegerField(_("pot restant avant remboursement"), default=0)
     warnings = models.JSONField(_("avertissements"), default=list, blank=True)
+    # The paper sheet's final totals as typed at the end of the night ({player id: total}; empty
+    # until typed), checked against the computed totals on the entry and round pages.
+    paper_totals = models.JSONField(_("totaux de la feuille papier"), default=dict, blank=True)
     homologated_at = models.DateTimeField(_("homologuée le"), null=True, blank=True)
     homologated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

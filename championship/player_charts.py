@@ -7,8 +7,6 @@ from itertools import pairwise
 
 from django.utils.translation import gettext
 
-from django.utils.translation import gettext
-
 from championship.charts import ChartFrame, Plot
 from scoring.french import num, signed
 

@@ -6,7 +6,8 @@ Shares, pots and totals are the stored figures; the computation terms of each de
 recomputed from `scoring` so that every figure can be explained.
 """
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -30,6 +31,17 @@ from scoring.vocabulary import (
 )
 
 STATUS_LABELS = dict(Round.STATUSES)
+# A rotation warning of the engine (scoring.round.check_rotation) names its deal first.
+DEAL_WARNING = re.compile(r"^donne (\d+) : (.+)$")
+
+
+def _with_warnings(rows, warnings):
+    """Each deal row with the rotation warning about its dealer, shown next to the deal."""
+    about = {}
+    for warning in warnings:
+        if match := DEAL_WARNING.match(warning):
+            about[int(match[1])] = match[2]
+    return [replace(row, warning=about[row.number]) if row.number in about else row for row in rows]
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,7 @@ class DealRow:
     running: tuple  # running totals per seat after this deal (pot moves included, refund excluded)
     pot_after: int
     terms: tuple  # Term lines of the computation, pot moves included
+    warning: str = ""  # the rotation warning about this deal's dealer, if any
 
     @property
     def cells(self):
@@ -119,6 +132,7 @@ class RoundDisplay:
     has_championship_points: bool
     error: str = ""  # set when the stored round no longer scores (e.g. the rulebook changed)
     history: tuple = field(default=())
+    paper: object = None  # PaperCheck: the paper sheet's totals against the computed ones
 
     @property
     def seat_count(self):
@@ -334,6 +348,7 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
         for seat in seats
     ]
     deal_rows = _deal_rows(deals, seats, names, scored if deals else None)
+    deal_rows = _with_warnings(deal_rows, round_.warnings or ())
     refund = scored.result.pot_refund if scored is not None and deals else {}
     catalogue = {entry.code: entry.label for entry in round_.season.rulebook.championship.catalogue}
     adjustments = [
@@ -373,4 +388,125 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
         has_championship_points=bool(lines),
         error=error,
         history=tuple(round_history(round_)) if history else (),
+        paper=paper_check(round_.paper_totals, seat_rows, deal_rows),
     )
+
+
+@dataclass(frozen=True)
+class PreviewSeat:
+    name: str
+    colour: str
+    share: int  # the deal's share, misères included
+    total: int  # the round's total once the deal is saved (the scoreboard's figure)
+
+
+@dataclass(frozen=True)
+class DealPreview:
+    """A deal scored before it is saved: what the entry page shows while the form is filled."""
+
+    number: int
+    summary: str
+    announces: tuple
+    unit: int
+    pot_after: int
+    seats: tuple  # PreviewSeat per seat, in seat order
+
+
+def deal_preview(scored, candidate, seats):
+    """The preview of `candidate` (an unsaved Deal, its number set) from `scored`, the round
+    scored with it by the deal form's own validation (`scoring`, the same as saving): its summary,
+    each seat's share and total once saved. Nothing is written."""
+    outcome = scored.result.deals[candidate.number - 1]
+    result = outcome.result
+    names = scored.names
+    candidate.made = result.made
+    return DealPreview(
+        number=candidate.number,
+        summary=_deal_summary(candidate, names, result.made, result.diff),
+        announces=_announces(candidate, names),
+        unit=result.unit,
+        pot_after=outcome.pot_after,
+        seats=tuple(
+            PreviewSeat(
+                name=names[seat.player_id],
+                colour=seat.colour,
+                share=result.shares.get(names[seat.player_id], 0),
+                total=scored.result.totals[names[seat.player_id]],
+            )
+            for seat in seats
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    name: str
+    colour: str
+    computed: int | None
+    paper: int
+    gap: int  # paper − computed: 0 when they agree
+    suspects: tuple  # numbers of the deals that could explain the gap
+
+
+@dataclass(frozen=True)
+class PaperCheck:
+    """The paper sheet's final totals (typed at the end of the night) against the computed ones."""
+
+    entered: bool
+    rows: tuple  # PaperRow per seat, in seat order
+    paper_sum: int  # a paper sheet's totals cancel out (0) unless one of its additions is wrong
+
+    @property
+    def agrees(self):
+        return self.entered and all(row.gap == 0 for row in self.rows)
+
+    @property
+    def gaps(self):
+        return tuple(row for row in self.rows if row.gap)
+
+
+def _proportional(gaps, shares):
+    """Whether the gaps are one same multiple of the deal's shares (one deal entered with the
+    wrong points, bouts, contract or outcome moves every player by a multiple of his share)."""
+    ratio = None
+    for gap, share in zip(gaps, shares, strict=True):
+        if share == 0:
+            if gap:
+                return False
+            continue
+        if ratio is None:
+            ratio = (gap, share)
+        elif gap * ratio[1] != ratio[0] * share:
+            return False
+    return ratio is not None and ratio[0] != 0
+
+
+def paper_check(paper_totals, seats, deals):
+    """Compare `paper_totals` ({player id (str): total}) with the seats' computed totals; for each
+    gap, the deals that could explain it, most likely first: those whose shares the gaps of the
+    whole table are a multiple of (one deal mistyped), then those where the player's share is the
+    gap or half of it (a deal left out or counted twice, or its outcome reversed)."""
+    if not paper_totals:
+        return PaperCheck(False, (), 0)
+    computed = [seat.total or 0 for seat in seats]
+    paper = [paper_totals.get(str(seat.player_id), 0) for seat in seats]
+    gaps = [p - c for p, c in zip(paper, computed, strict=True)]
+    whole = [deal.number for deal in deals if any(gaps) and _proportional(gaps, deal.shares)]
+    rows = []
+    for index, seat in enumerate(seats):
+        gap, suspects = gaps[index], []
+        if gap:
+            suspects = [deal.number for deal in deals if deal.number in whole and deal.shares[index]]
+            suspects += [
+                deal.number
+                for deal in deals
+                if deal.number not in suspects
+                and deal.shares[index]
+                and abs(gap)
+                in (
+                    abs(deal.shares[index]),
+                    2 * abs(deal.shares[index]),
+                )
+            ]
+        rows.append(PaperRow(seat.name, seat.colour, seat.total, paper[index], gap, tuple(suspects)))
+    return PaperCheck(True, tuple(rows), sum(paper))

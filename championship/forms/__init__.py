@@ -9,7 +9,7 @@ from championship.forms.deletions import MotifForm
 from championship.forms.reports import BoardReportForm, ReportForm
 from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreateForm, RoundDeleteForm
 from championship.forms.rulebook import RulebookForm, refused
-from championship.forms.seats import SeatColoursForm, SeatTotalsForm
+from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
 from championship.forms.sheets import SheetUploadForm
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "DealForm",
     "HomologateForm",
     "MotifForm",
+    "PaperTotalsForm",
     "ReportForm",
     "RoundCreateForm",
     "RoundDeleteForm",

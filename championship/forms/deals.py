@@ -8,7 +8,7 @@ attaches the engine's `ScoringError` to the matching field.
 from decimal import Decimal, InvalidOperation
 
 from django import forms
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from championship import choices
@@ -18,9 +18,16 @@ from championship.services import DEAL_FIELDS, read_round_data, score_stored_rou
 from federation import validators
 from federation.models import Player
 from scoring.errors import ScoringError
-from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
+from scoring.vocabulary import KING, MAX_PLAYERS, POIGNEE_SIZES, QUEEN
 
 SOLO = "seul"
+# Keyboard entry (js/deal-keys.js): the key of each choice, listed on the page. Players: their
+# seat number, and the initial of their name when no other player's starts alike.
+KIND_KEYS = {Deal.PLAYED: "j", Deal.PASSED: "p", Deal.PETIT_SEC: "s", Deal.MISDEAL: "f"}
+CONTRACT_KEYS = {"prise": "p", "garde": "g", "garde_sans": "s", "garde_contre": "c"}
+SUIT_KEYS = {"pique": "p", "coeur": "c", "carreau": "k", "trefle": "t"}
+SUIT_SYMBOLS = {"pique": "♠", "coeur": "♥", "carreau": "♦", "trefle": "♣"}
+NONE_KEY = "0"  # « seul », « aucune »
 FIELD_LABELS = {
     "kind": _("type"),
     "dealer": _("donneur"),
@@ -32,6 +39,7 @@ FIELD_LABELS = {
     "bouts": _("bouts"),
     "points": _("points"),
     "poignees": _("poignées"),
+    "poignee_by": _("poignée simple"),
     "miseres": _("misères"),
     "petit_au_bout": _("petit au bout"),
     "chelem_announced": _("chelem annoncé"),
@@ -44,6 +52,7 @@ ENGINE_FIELDS = {"called_rank": "called_dame"}
 NOT_PLAYED = choices.NOT_PLAYED_PHRASES
 PLAYED_ONLY = [
     "taker",
+    "poignee_by",
     "contract",
     "called",
     "called_dame",
@@ -70,6 +79,29 @@ def parse_points(text):
     if not value.is_finite():
         raise ValueError(text)
     return value
+
+
+class ButtonRadio(forms.RadioSelect):
+    """Radio buttons drawn as big buttons (`_segmented.html`): `extra` maps a choice's value to
+    its chip `colour` (a seat's) and its keyboard `key` (« b 2 »: either key), given to the
+    template and, for the key, to the script as `data-key`."""
+
+    def __init__(self, *args, extra=None, **kwargs):
+        self.extra = extra or {}
+        super().__init__(*args, **kwargs)
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        extra = self.extra.get(str(value), {})
+        option["colour"] = extra.get("colour", "")
+        option["key"] = extra.get("key", "")
+        if option["key"]:
+            option["attrs"]["data-key"] = option["key"]
+        return option
+
+
+def keyed(keys):
+    return {value: {"key": key} for value, key in keys.items()}
 
 
 class PlayerField(forms.CharField):
@@ -124,21 +156,25 @@ class DealForm(MotifMixin, forms.Form):
     here."""
 
     kind = forms.CharField(
-        label=_("Donne"), initial=Deal.PLAYED, widget=forms.RadioSelect(choices=Deal.KINDS)
+        label=_("Donne"),
+        initial=Deal.PLAYED,
+        widget=ButtonRadio(choices=Deal.KINDS, extra=keyed(KIND_KEYS)),
     )
     dealer = PlayerField(label=_("Donneur"))
     taker = PlayerField(label=_("Preneur"), required=False)
     contract = forms.CharField(
         label=_("Contrat"),
         required=False,
-        widget=forms.RadioSelect(choices=[("", "—"), *Deal.CONTRACTS]),
+        widget=ButtonRadio(choices=[("", "—"), *Deal.CONTRACTS], extra=keyed(CONTRACT_KEYS)),
     )
     called = forms.CharField(
-        label=_("Roi appelé"),
+        label=_("Roi appelé (facultatif)"),
         required=False,
-        help_text=_("À 5 joueurs seulement."),
-        # « couleur » is a card suit here, a chip colour elsewhere: English needs two words.
-        widget=forms.Select(choices=[("", pgettext_lazy("card suit", "— couleur —")), *Deal.SUITS]),
+        help_text=_("Facultatif : « — » si la feuille ne le dit pas."),
+        widget=ButtonRadio(
+            choices=[("", "—"), *((suit, f"{SUIT_SYMBOLS[suit]} {label}") for suit, label in Deal.SUITS)],
+            extra=keyed(SUIT_KEYS),
+        ),
     )
     called_dame = forms.BooleanField(label=_("Dame appelée (4 rois en main)"), required=False)
     partner = PlayerField(
@@ -146,12 +182,15 @@ class DealForm(MotifMixin, forms.Form):
         required=False,
         special=(SOLO,),
         # Non-breaking spaces inside « » written as such: xgettext keeps a \u escape as is.
-        help_text=_("À 5 joueurs seulement ; « seul » si personne."),
+        help_text=_("« seul » si le preneur joue seul."),
     )
     bouts = forms.IntegerField(
         label=_("Bouts"),
         required=False,
-        widget=forms.RadioSelect(choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")]),
+        widget=ButtonRadio(
+            choices=[("", "—"), (0, "0"), (1, "1"), (2, "2"), (3, "3")],
+            extra=keyed({str(n): str(n) for n in range(4)}),
+        ),
     )
     points = forms.CharField(
         label=_("Points du preneur"),
@@ -160,6 +199,11 @@ class DealForm(MotifMixin, forms.Form):
         widget=forms.TextInput(
             attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": _("ex. 44,5")}
         ),
+    )
+    poignee_by = PlayerField(
+        label=_("Poignée simple"),
+        required=False,
+        help_text=_("Une double, une triple ou une autre poignée : dans « Annonces »."),
     )
     miseres = PlayersField(label=_("Misères"), required=False, widget=forms.CheckboxSelectMultiple)
     petit_au_bout = forms.CharField(
@@ -185,20 +229,27 @@ class DealForm(MotifMixin, forms.Form):
         if deal is not None and "initial" not in kwargs:
             kwargs["initial"] = self.initial_from(deal)
             positions = {seat.player_id: seat.position for seat in self.seats}
-            for item in deal.poignees:
+            for item in deal.poignees:  # a correction shows each poignée with its size
                 if item["player"] in positions:
                     kwargs["initial"][f"poignee_{positions[item['player']]}"] = item["size"]
         super().__init__(*args, **kwargs)
         self.rules = round_.season.rulebook.deal
         seat_choices = [(seat.player_id, seat.player.name) for seat in self.seats]
-        self.fields["dealer"].widget = forms.Select(choices=[("", gettext("— donneur —")), *seat_choices])
-        self.fields["taker"].widget = forms.Select(choices=[("", gettext("— preneur —")), *seat_choices])
-        self.fields["partner"].widget = forms.Select(
-            choices=[("", gettext("— appelé —")), (SOLO, gettext("seul")), *seat_choices]
+        seat_extra = self.seat_buttons()
+
+        def buttons(*first, extra=None):
+            return ButtonRadio(choices=[*first, *seat_choices], extra={**seat_extra, **(extra or {})})
+
+        none = {"": {"key": "-"}}
+        self.fields["dealer"].widget = buttons()
+        self.fields["taker"].widget = buttons(("", "—"), extra=none)
+        self.fields["partner"].widget = buttons(
+            ("", "—"), (SOLO, gettext("seul")), extra={**none, SOLO: {"key": NONE_KEY}}
         )
+        self.fields["poignee_by"].widget = buttons(("", gettext("aucune")), extra={"": {"key": NONE_KEY}})
         self.fields["miseres"].choices = seat_choices
         seated = {seat.player_id: seat.player for seat in self.seats}
-        for name in ("dealer", "taker", "partner", "miseres"):
+        for name in ("dealer", "taker", "partner", "poignee_by", "miseres"):
             self.fields[name].known = seated
         if not self.five:
             self.fields["partner"].widget = forms.HiddenInput()
@@ -221,6 +272,35 @@ class DealForm(MotifMixin, forms.Form):
         self.add_motif(round_)
         self._french_errors()
 
+    def seat_buttons(self):
+        """Value → chip colour and keys of each seat's button: « 2 » for the second seat, and
+        « b » too for Bruno when no other player's name starts with a b."""
+        initials = [seat.player.name[:1].lower() for seat in self.seats]
+        extra = {}
+        for number, (seat, initial) in enumerate(zip(self.seats, initials, strict=True), start=1):
+            keys = str(number)
+            if initial.isalpha() and initials.count(initial) == 1:
+                keys = f"{initial} {keys}"
+            extra[str(seat.player_id)] = {"colour": seat.colour, "key": keys}
+        return extra
+
+    def key_hints(self):
+        """The keyboard shortcuts listed on the page: (what, [(choice, keys)]) pairs."""
+        seats = [
+            (seat.player.name, extra["key"].split())
+            for seat, extra in zip(self.seats, self.seat_buttons().values(), strict=True)
+        ]
+        hints = [
+            (gettext("Donne"), [(label, [KIND_KEYS[kind]]) for kind, label in Deal.KINDS]),
+            (gettext("Joueurs"), seats),
+            (gettext("Contrat"), [(label, [CONTRACT_KEYS[code]]) for code, label in Deal.CONTRACTS]),
+        ]
+        if self.five:
+            hints.append((gettext("Appelé"), [(gettext("seul"), [NONE_KEY])]))
+            hints.append((gettext("Roi appelé"), [(label, [SUIT_KEYS[suit]]) for suit, label in Deal.SUITS]))
+        hints.append((gettext("Poignée simple"), [(gettext("aucune"), [NONE_KEY])]))
+        return hints
+
     def say(self, field, message):
         """An error naming the deal and the field: « Donne 3, points : … »."""
         return gettext("Donne %(number)s, %(field)s : %(message)s") % {
@@ -238,6 +318,7 @@ class DealForm(MotifMixin, forms.Form):
             },
             "taker": {"invalid": gettext("joueur inconnu")},
             "partner": {"invalid": gettext("joueur inconnu")},
+            "poignee_by": {"invalid": gettext("joueur inconnu")},
             "bouts": {"invalid": gettext("un nombre entier de 0 à 3 est attendu")},
             "points": {"max_length": gettext("un nombre est attendu, par exemple 44,5")},
             "miseres": {
@@ -315,14 +396,37 @@ class DealForm(MotifMixin, forms.Form):
                 self.say("partner", gettext("choisissez l'appelé, ou « seul » si le preneur joue seul")),
             )
             return data
+        taker = data.get("taker")
+        if data["kind"] == Deal.PLAYED and self.five and taker is not None and taker == data.get("partner"):
+            self.add_error(
+                "partner",
+                self.say(
+                    "partner",
+                    gettext("le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"),
+                ),
+            )
+            return data
+        self._quick_poignee(data)
         self.candidate = self.build_deal(data)
         deals = [deal for deal in self.round_data.deals if deal.number != self.number]
         deals.insert(self.number - 1, self.candidate)
         try:
-            score_stored_round(self.round, deals=deals, seats=self.seats)
+            self.scored = score_stored_round(self.round, deals=deals, seats=self.seats)
         except ScoringError as error:
             self.attach(error)
         return data
+
+    def _quick_poignee(self, data):
+        """The one-tap « poignée simple » row: a simple poignée for that player, unless the
+        « Annonces » part gives that player's poignée another size."""
+        shown = data.get("poignee_by")
+        for seat in self.seats:
+            if isinstance(shown, Player) and seat.player_id == shown.pk:
+                if not data.get(f"poignee_{seat.position}"):
+                    data[f"poignee_{seat.position}"] = POIGNEE_SIZES[0]
+                return
+        if shown is not None:  # a player not seated: the engine names him
+            self._strangers_poignee = shown
 
     def _refuse_played_fields(self, data):
         """A passed deal, a petit sec or a misdeal has only a dealer: name every field filled."""
@@ -330,7 +434,11 @@ class DealForm(MotifMixin, forms.Form):
         filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
-            label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
+            label = (
+                "poignees"
+                if name.startswith("poignee_") and name != "poignee_by"
+                else ENGINE_NAMES.get(name, name)
+            )
             self.add_error(name, self.say(label, gettext("sans objet pour %(phrase)s") % {"phrase": phrase}))
         return bool(filled)
 
@@ -341,6 +449,9 @@ class DealForm(MotifMixin, forms.Form):
             size = data.get(f"poignee_{seat.position}")
             if size:
                 poignees.append({"player": seat.player_id, "size": size})
+        stranger = getattr(self, "_strangers_poignee", None)
+        if stranger is not None:
+            poignees.append({"player": stranger.pk, "size": POIGNEE_SIZES[0]})
         return Deal(
             round=self.round,
             number=self.number,
@@ -381,7 +492,13 @@ class DealForm(MotifMixin, forms.Form):
     def _with_names(self, message):
         """The engine knows only the seated players by name: name the others too."""
         data = self.cleaned_data
-        people = [data.get("dealer"), data.get("taker"), data.get("partner"), *(data.get("miseres") or [])]
+        people = [
+            data.get("dealer"),
+            data.get("taker"),
+            data.get("partner"),
+            data.get("poignee_by"),
+            *(data.get("miseres") or []),
+        ]
         for person in people:
             if isinstance(person, Player):
                 message = message.replace(f"joueur n°{person.pk} ", f"{person.name} ")
@@ -393,7 +510,17 @@ class DealForm(MotifMixin, forms.Form):
         for seat in shown:
             if self.cleaned_data[f"poignee_{seat.position}"] not in allowed:
                 return f"poignee_{seat.position}"
-        return f"poignee_{shown[0].position}" if shown else None
+        if not shown:
+            return "poignee_by" if self.cleaned_data.get("poignee_by") is not None else None
+        quick = self.cleaned_data.get("poignee_by")
+        first = shown[0]
+        if (
+            isinstance(quick, Player)
+            and quick.pk == first.player_id
+            and not self.data.get(self.add_prefix(f"poignee_{first.position}"))
+        ):
+            return "poignee_by"  # the one-tap row gave it
+        return f"poignee_{first.position}"
 
     def deal_fields(self):
         """The deal's model values for `services.add_deal` or `services.change_deal`."""

@@ -12,10 +12,12 @@ import uuid
 
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
+from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from federation import validators
+from federation.collation import french_key
 
 MOTIF_MAX_LENGTH = 100  # django-simple-history keeps at most 100 characters of a change reason
 MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
@@ -99,3 +101,26 @@ def unbalanced_totals(totals):
             "balance": balance
         }
     return None
+
+
+class _ByFrenchName(ModelChoiceIterator):
+    """The queryset's players in French alphabetical order (`french_key`), the field's `first`
+    key before the name (the active players first, say); still one query."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        first = self.field.first or (lambda player: 0)
+        for player in sorted(self.queryset, key=lambda player: (first(player), french_key(player.name))):
+            yield self.choice(player)
+
+
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A player chosen in a list sorted as a French reader expects (« Émile » before « Léa »),
+    whatever order the database's collation gives; `first(player)`: a key put before the name."""
+
+    iterator = _ByFrenchName
+
+    def __init__(self, *args, first=None, **kwargs):
+        self.first = first
+        super().__init__(*args, **kwargs)

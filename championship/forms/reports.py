@@ -4,6 +4,7 @@ filing date."""
 from django import forms
 from django.utils import timezone
 
+from championship.forms.fields import PlayerChoiceField
 from championship.models import Report
 from championship.reports import validate_report_text
 from federation.models import Player
@@ -32,7 +33,7 @@ class ReportForm(forms.Form):
 
 
 class BoardReportForm(ReportForm):
-    author = forms.ModelChoiceField(
+    author = PlayerChoiceField(
         label="Auteur",
         queryset=Player.objects.none(),
         error_messages={
@@ -51,7 +52,7 @@ class BoardReportForm(ReportForm):
     def __init__(self, *args, round_, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round_
-        self.fields["author"].queryset = Player.objects.filter(seats__round=round_).order_by("name")
+        self.fields["author"].queryset = Player.objects.filter(seats__round=round_)
 
     def clean_filed_on(self):
         filed_on = self.cleaned_data.get("filed_on")

@@ -12,6 +12,7 @@ from championship.choices import COLOUR_LABELS
 from championship.forms.fields import (
     MOTIF_MAX_LENGTH,
     BoundedIntegerField,
+    PlayerChoiceField,
     TextField,
     key_field,
     unbalanced_totals,
@@ -67,16 +68,17 @@ class RoundCreateForm(forms.Form):
         ) % {"number": next_number}
         self.fields["number"].widget.attrs["placeholder"] = str(next_number)
         self.fields["date"].initial = timezone.localdate()
-        players = Player.objects.order_by("-active", "name")
+        players = Player.objects.all()
         for row in range(1, self.ROWS + 1):
             values = {"row": row}
             if row == self.ROWS:
                 label = gettext("Place %(row)s (à 5 joueurs)") % values
             else:
                 label = gettext("Place %(row)s") % values
-            self.fields[f"player_{row}"] = forms.ModelChoiceField(
+            self.fields[f"player_{row}"] = PlayerChoiceField(
                 label=label,
                 queryset=players,
+                first=lambda player: not player.active,  # the active players first
                 required=False,
                 empty_label=gettext("— joueur —"),
                 error_messages={"invalid_choice": gettext("Joueur %(row)s : joueur inconnu.") % values},

@@ -105,3 +105,37 @@ class SeatColoursForm(MotifMixin, forms.Form):
     @property
     def version(self):
         return self.cleaned_data.get("version")
+
+
+class PaperTotalsForm(MotifMixin, forms.Form):
+    """The paper sheet's final totals, typed at the end of a round to check it; `seats`: the
+    round's seats (players joined) when read already. The totals need not cancel out: a paper
+    sheet with an addition mistake is what the check is for. No version: the totals do not depend
+    on the deals entered meanwhile (the comparison is made when the page is shown)."""
+
+    def __init__(self, round_, *args, seats=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        self.seats = list(seats if seats is not None else seats_in_order(round_))
+        paper = round_.paper_totals or {}
+        for seat in self.seats:
+            self.fields[f"paper_{seat.position}"] = BoundedIntegerField(
+                field_name=gettext("Total de %(player)s sur la feuille") % {"player": seat.player},
+                bounds=validators.ROUND_TOTAL,
+                label=seat.player.name,
+                initial=paper.get(str(seat.player_id)),
+                error_messages={
+                    "required": gettext("Total de %(player)s sur la feuille : obligatoire.")
+                    % {"player": seat.player},
+                    "invalid": gettext("Total de %(player)s sur la feuille : un nombre entier est attendu.")
+                    % {"player": seat.player},
+                },
+            )
+        self.add_motif(round_)
+
+    def paper_fields(self):
+        return [self[f"paper_{seat.position}"] for seat in self.seats]
+
+    def totals(self):
+        """Player id → total on the paper sheet, for `services.set_paper_totals`."""
+        return {seat.player_id: self.cleaned_data[f"paper_{seat.position}"] for seat in self.seats}

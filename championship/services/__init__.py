@@ -20,6 +20,7 @@ from championship.services.federation import (
     set_remaining_rounds,
 )
 from championship.services.locking import last_change, lock_round
+from championship.services.paper import set_paper_totals
 from championship.services.reports import save_report
 from championship.services.rounds import (
     COLOURS,
@@ -86,6 +87,7 @@ __all__ = [
     "score_stored_round",
     "seats_in_order",
     "set_remaining_rounds",
+    "set_paper_totals",
     "set_seat_colours",
     "set_seat_totals",
     "store_championship_lines",

@@ -25,12 +25,14 @@ from championship.forms import (
     DealForm,
     HomologateForm,
     MotifForm,
+    PaperTotalsForm,
     RoundCreateForm,
     RoundDeleteForm,
     SeatColoursForm,
     SeatTotalsForm,
 )
 from championship.models import Adjustment, Deal, Round, SubmissionKey
+from championship.presenters import deal_preview as score_preview
 from championship.presenters import round_display
 from championship.services import RoundError
 from championship.summaries import cached_html
@@ -188,6 +190,24 @@ def round_edit(request, pk):
     )
 
 
+@login_required
+@require_POST
+def deal_preview(request, pk):
+    """htmx, as the deal form is filled: the next deal scored by the form's own validation (the
+    scoring engine, as saving does), its shares and the new totals, or what is still missing.
+    Nothing is written (the form's one-time key is not claimed)."""
+    round_ = _get_round_for_editing(request, pk)
+    if round_.totals_only:
+        raise Http404(gettext("Cette manche n'a que des totaux."))
+    data = services.read_round_data(round_, adjustments=False)
+    form = DealForm(round_, request.POST, data=data)
+    preview = score_preview(form.scored, form.candidate, form.seats) if form.is_valid() else None
+    problems = [] if preview else [error for errors in form.errors.values() for error in errors]
+    return render(
+        request, "championship/rounds/_deal_preview.html", {"preview": preview, "problems": problems}
+    )
+
+
 def _add_deal(request, round_, form, data):
     """The deal stored by the service, or None with the service's refusal on the form. A form
     sent twice is stored once: the second answer shows the round with the deal stored."""
@@ -218,6 +238,7 @@ def _entry_context(
     adjustment_form=None,
     colours_form=None,
     totals_form=None,
+    paper_form=None,
     data=None,
 ):
     board = is_board(request.user, round_.season)
@@ -234,6 +255,7 @@ def _entry_context(
         if round_.totals_only
         else None,
         "motif_form": MotifForm(round_, prefix="del"),
+        "paper_form": paper_form or PaperTotalsForm(round_, prefix="paper", seats=seats),
         "board": board,
         "highlight": last_deal.number if last_deal else None,
         "last_deal": last_deal,
@@ -435,6 +457,23 @@ def seat_totals(request, pk):
     return redirect("championship:round_edit", round_.pk)
 
 
+@login_required
+@require_POST
+def paper_totals(request, pk):
+    """The paper sheet's final totals, typed at the end of the round: stored with the round (its
+    history keeps who typed them), then compared with the computed totals on the page."""
+    round_ = _get_round_for_editing(request, pk)
+    form = PaperTotalsForm(round_, request.POST, prefix="paper")
+    if not form.is_valid():
+        return _render_entry(request, round_, deal_form=_blank_deal_form(round_), paper_form=form)
+    try:
+        services.set_paper_totals(round_, form.totals(), reason=form.reason, user=request.user)
+    except RoundError as error:
+        return _refused(request, error, reverse("championship:round_edit", args=[round_.pk]) + "#feuille")
+    messages.success(request, gettext("Totaux de la feuille papier enregistrés."))
+    return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#feuille")
+
+
 def _blank_deal_form(round_):
     return None if round_.totals_only else DealForm(round_)
 
@@ -529,6 +568,7 @@ urlpatterns = [
     path("manches/<int:pk>/", round_detail, name="round"),
     path("manches/<int:pk>/saisie/", round_edit, name="round_edit"),
     path("manches/<int:pk>/donnes/<int:number>/", deal_edit, name="deal_edit"),
+    path("manches/<int:pk>/apercu/", deal_preview, name="deal_preview"),
     path("manches/<int:pk>/donnes/<int:number>/supprimer/", deal_delete, name="deal_delete"),
     path("manches/<int:pk>/bonus/", adjustment_add, name="adjustment_add"),
     path(
@@ -536,6 +576,7 @@ urlpatterns = [
     ),
     path("manches/<int:pk>/couleurs/", seat_colours, name="seat_colours"),
     path("manches/<int:pk>/totaux/", seat_totals, name="seat_totals"),
+    path("manches/<int:pk>/feuille-papier/", paper_totals, name="paper_totals"),
     path("manches/<int:pk>/soumettre/", round_submit, name="round_submit"),
     path("manches/<int:pk>/homologuer/", round_homologate, name="round_homologate"),
     path("manches/<int:pk>/brouillon/", round_reopen, name="round_reopen"),

@@ -122,7 +122,7 @@ def test_it_accepts_a_taker_playing_alone(round_):
 def test_it_refuses_the_taker_as_his_own_partner(round_):
     errors = errors_of(round_, played(partner=player("Bruno").pk))
     assert errors["partner"] == [
-        "Donne 5, appelé : le preneur ne peut pas être son propre appelé (laisser vide)"
+        "Donne 5, appelé : le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"
     ]
 
 
@@ -331,3 +331,76 @@ def test_it_explains_a_deal_number_taken_meanwhile_and_stores_nothing(round_):
     assert round_.deals.count() == 5
     assert round_.deals.get(number=5).points == Decimal("30")
     assert list(round_.seats.order_by("position").values_list("total", flat=True)) == totals
+
+
+# --- one tap, one key: seat buttons, the one-tap poignée ---------------------------------------------
+
+
+def test_it_gives_a_simple_poignee_in_one_tap(round_):
+    form = DealForm(round_, played(poignee_by=player("Bruno").pk))
+    assert form.is_valid(), form.errors
+    assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "simple"}]
+
+
+def test_it_keeps_the_size_given_in_the_announces_over_the_one_tap_poignee(round_):
+    form = DealForm(round_, played(poignee_by=player("Bruno").pk, poignee_1="double"))
+    assert form.is_valid(), form.errors
+    assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "double"}]
+
+
+def test_it_refuses_a_one_tap_poignee_on_a_passed_deal(round_):
+    data = {"kind": "passed", "dealer": player("David").pk, "poignee_by": player("Bruno").pk}
+    errors = errors_of(round_, data)
+    assert errors["poignee_by"] == ["Donne 5, poignée simple : sans objet pour une donne passée"]
+
+
+def test_it_names_the_player_of_a_refused_one_tap_poignee(round_):
+    stranger = player("Zoé")
+    errors = errors_of(round_, played(poignee_by=stranger.pk))
+    assert "Zoé" in errors["poignee_by"][0]
+
+
+def test_it_draws_the_players_as_buttons_in_their_chip_colours_with_their_keys(round_):
+    form = DealForm(round_)
+    options = [widget.data for widget in form["taker"]]
+    assert [(o["label"], o["colour"], o["key"]) for o in options] == [
+        ("—", "", "-"),
+        ("Alice", "blanc", "a 1"),
+        ("Bruno", "jaune", "b 2"),
+        ("Chloé", "rouge", "c 3"),
+        ("David", "bleu", "d 4"),
+        ("Émile", "vert", "é 5"),
+    ]
+    partner = [(o.data["label"], o.data["key"]) for o in form["partner"]][:2]
+    assert partner == [("—", "-"), ("seul", "0")]
+    html = str(form["taker"])
+    assert 'data-key="b 2"' in html and 'type="radio"' in html
+
+
+def test_it_gives_the_seat_number_alone_to_players_of_the_same_initial(season):
+    round_ = make_round(season, names=["Alice", "Arthur", "Bruno", "Chloé", "David"], deals=[])
+    keys = {o.data["label"]: o.data["key"] for o in DealForm(round_)["dealer"]}
+    assert keys == {"Alice": "1", "Arthur": "2", "Bruno": "b 3", "Chloé": "c 4", "David": "d 5"}
+
+
+def test_it_says_the_called_king_is_optional(round_):
+    form = DealForm(round_)
+    assert "facultatif" in form["called"].label
+    assert [o.data["label"] for o in form["called"]] == ["—", "♠ pique", "♥ cœur", "♦ carreau", "♣ trèfle"]
+    assert form.is_valid() is False  # unbound
+    assert DealForm(round_, played(called="")).is_valid()
+
+
+def test_it_gives_consistent_partner_messages(round_):
+    """Both partner errors say « seul » (one said « laisser vide »)."""
+    missing = errors_of(round_, played(partner=""))["partner"][0]
+    himself = errors_of(round_, played(partner=player("Bruno").pk))["partner"][0]
+    assert "« seul »" in missing and "« seul »" in himself
+    assert "laisser vide" not in missing + himself
+
+
+def test_it_hides_the_partner_and_poignee_keys_of_a_partner_at_four(four):
+    form = DealForm(four)
+    assert form["partner"].is_hidden
+    assert "Appelé" not in dict(form.key_hints())
+    assert dict(DealForm(four)["kind"].field.widget.extra)["misdeal"] == {"key": "f"}

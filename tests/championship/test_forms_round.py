@@ -6,6 +6,7 @@ import pytest
 
 from championship.forms import AdjustmentForm, RoundCreateForm, SeatColoursForm
 from championship.models import Round, Seat
+from federation.models import Player
 from tests.factories import make_round, player, store_colours_form, store_round_form
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]
@@ -182,3 +183,36 @@ def test_it_lets_two_players_swap_their_colours(season):
     assert form.is_valid(), form.errors
     store_colours_form(form)
     assert list(round_.seats.order_by("position").values_list("colour", flat=True))[:2] == ["jaune", "blanc"]
+
+
+def test_it_lists_the_players_to_choose_in_french_alphabetical_order(season):
+    """« Émile » before « Léa » and « Œdipe » after « Odile » (they sorted after « Z » before);
+    the active players first."""
+    for name in ("Léa", "Zoé", "Œdipe", "Odile", "Çécile", "Carole", *NAMES):
+        player(name)
+    Player.objects.create(name="Aaron", active=False)
+    labels = [label for _value, label in RoundCreateForm(season).fields["player_1"].choices][1:]
+    assert labels == [
+        "Alice",
+        "Bruno",
+        "Carole",
+        "Çécile",
+        "Chloé",
+        "David",
+        "Émile",
+        "Léa",
+        "Odile",
+        "Œdipe",
+        "Zoé",
+        "Aaron",
+    ]
+
+
+def test_it_lists_the_report_authors_in_french_alphabetical_order(season):
+    from championship.forms import BoardReportForm
+
+    round_ = make_round(
+        season, ["Zoé", "Léa", "Émile", "Bruno"], totals={"Zoé": 30, "Léa": 20, "Émile": -10, "Bruno": -40}
+    )
+    labels = [label for _value, label in BoardReportForm(round_=round_).fields["author"].choices][1:]
+    assert labels == ["Bruno", "Émile", "Léa", "Zoé"]

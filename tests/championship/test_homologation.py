@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from championship.models import Round
+from championship.services.paper import set_paper_totals
 from federation.models import Official
 from tests.conftest import make_player
 from tests.factories import make_round
@@ -83,6 +84,21 @@ def test_the_confirmation_shows_the_round_totals_and_publishes_nothing_yet(as_us
     assert f'name="version" value="{submitted.version}"' in html
     submitted.refresh_from_db()
     assert submitted.status == Round.SUBMITTED
+
+
+def test_the_confirmation_shows_the_paper_check_with_the_deals_to_review(as_user, submitted, president):
+    html = as_user("president").get(homologate_url(submitted)).content.decode()
+    assert "n'ont pas été saisis" in html  # no paper totals yet: said so
+    totals = dict(submitted.seats.values_list("player_id", "total"))
+    deal = next(deal for deal in submitted.deals.order_by("number") if any(deal.shares.values()))
+    for player_id, share in deal.shares.items():  # the paper counted that deal twice
+        totals[int(player_id)] += share
+    set_paper_totals(Round.objects.get(pk=submitted.pk), totals, user=president.user)
+    html = as_user("president").get(homologate_url(submitted)).content.decode()
+    gaps = sum(1 for share in deal.shares.values() if share)
+    assert f"{gaps} joueurs n'ont pas le même total sur la feuille et sur le site." in html
+    round_url = reverse("championship:round", args=[submitted.pk])
+    assert f'href="{round_url}#donne-{deal.number}"' in html
 
 
 def test_confirming_homologates_through_the_service(as_user, submitted, president):

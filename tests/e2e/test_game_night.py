@@ -128,9 +128,14 @@ def log_out(page, username):
 
 def choose(form, group, option):
     """Tap one option of a segmented control (radio buttons drawn as buttons)."""
-    radio = form.get_by_role("group", name=group).get_by_role("radio", name=option, exact=True)
+    radio = form.get_by_role("group", name=group, exact=True).get_by_role("radio", name=option, exact=True)
     radio.check()
     expect(radio).to_be_checked()
+
+
+def dealer(form, name):
+    """The dealer's button (proposed by the rotation)."""
+    return form.get_by_role("group", name="Donneur", exact=True).get_by_role("radio", name=name, exact=True)
 
 
 def open_announces(form):
@@ -158,7 +163,8 @@ def expect_scoreboard(page, totals):
 def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     browser, live_server, season, secretary, president
 ):
-    players = {name: make_player(name, with_user=False) for name in PLAYERS}
+    for name in PLAYERS:
+        make_player(name, with_user=False)
     secretary_login, president_login = secretary.user.username, president.user.username
 
     # --- the secretary, on her phone ---------------------------------------------------------------
@@ -189,12 +195,12 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
 
     # Deal 1: Garde by Bruno calling cœur, David partner, 2 bouts, 49; Bruno's simple poignée,
     # Chloé's misère, petit au bout for the attack. Alice deals first (proposed).
-    expect(form.get_by_label("Donneur", exact=True)).to_have_value(str(players["Alice"].pk))
+    expect(dealer(form, "Alice")).to_be_checked()
     choose(form, "Donne", "Jouée")
-    form.get_by_label("Preneur", exact=True).select_option(label="Bruno")
-    form.get_by_label("Appelé", exact=True).select_option(label="David")
+    choose(form, "Preneur", "Bruno")
+    choose(form, "Appelé", "David")
     choose(form, "Contrat", "Garde")
-    form.get_by_label("Roi appelé", exact=True).select_option(label="cœur")
+    choose(form, "Roi appelé (facultatif)", "♥ cœur")
     choose(form, "Bouts", "2")
     form.get_by_label("Points du preneur", exact=True).fill("49")
     open_announces(form)
@@ -207,23 +213,23 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     phone.look("3-donne-1-enregistree")
 
     # Deal 2: passed; Bruno deals (proposed by rotation).
-    expect(form.get_by_label("Donneur", exact=True)).to_have_value(str(players["Bruno"].pk))
+    expect(dealer(form, "Bruno")).to_be_checked()
     choose(form, "Donne", "Passe")
     save_deal(page, 2)
 
     # Deal 3: misdeal; Chloé deals.
-    expect(form.get_by_label("Donneur", exact=True)).to_have_value(str(players["Chloé"].pk))
+    expect(dealer(form, "Chloé")).to_be_checked()
     choose(form, "Donne", "Fausse donne")
     save_deal(page, 3)
 
     # Deal 4: Garde sans by Alice calling pique, alone, 1 bout, 44,5 typed with a comma;
     # Chloé deals again after her misdeal.
-    expect(form.get_by_label("Donneur", exact=True)).to_have_value(str(players["Chloé"].pk))
+    expect(dealer(form, "Chloé")).to_be_checked()
     choose(form, "Donne", "Jouée")
-    form.get_by_label("Preneur", exact=True).select_option(label="Alice")
-    form.get_by_label("Appelé", exact=True).select_option(label="seul")
+    choose(form, "Preneur", "Alice")
+    choose(form, "Appelé", "Seul")
     choose(form, "Contrat", "Garde sans")
-    form.get_by_label("Roi appelé", exact=True).select_option(label="pique")
+    choose(form, "Roi appelé (facultatif)", "♠ pique")
     choose(form, "Bouts", "1")
     form.get_by_label("Points du preneur", exact=True).fill("44,5")
     save_deal(page, 4)
@@ -235,12 +241,12 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     assert (deal_4.taker.name, deal_4.partner, str(deal_4.points)) == ("Alice", None, "44.5")
 
     # Deal 5, refused: 92 card points. The error names the deal and the field, next to the field.
-    expect(form.get_by_label("Donneur", exact=True)).to_have_value(str(players["David"].pk))
+    expect(dealer(form, "David")).to_be_checked()
     choose(form, "Donne", "Jouée")
-    form.get_by_label("Preneur", exact=True).select_option(label="Émile")
-    form.get_by_label("Appelé", exact=True).select_option(label="Alice")
+    choose(form, "Preneur", "Émile")
+    choose(form, "Appelé", "Alice")
     choose(form, "Contrat", "Prise")
-    form.get_by_label("Roi appelé", exact=True).select_option(label="trèfle")
+    choose(form, "Roi appelé (facultatif)", "♣ trèfle")
     choose(form, "Bouts", "0")
     form.get_by_label("Points du preneur", exact=True).fill("92")
     form.get_by_role("button", name="Enregistrer la donne").click()
@@ -260,7 +266,8 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"la page de saisie déborde de {overflow} px sur un téléphone de 390 px"
 
-    page.get_by_role("button", name="Soumettre pour homologation").click()
+    page.get_by_text("Soumettre pour homologation…").click()  # a confirmation first
+    page.get_by_role("button", name="Confirmer la soumission").click()
     expect(page.get_by_text("Manche soumise pour homologation.")).to_be_visible()
     round_.refresh_from_db()
     assert round_.status == Round.SUBMITTED

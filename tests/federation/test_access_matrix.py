@@ -228,6 +228,16 @@ TABLE = {
         (round_path("draft", "donnes/1/"), ENTRY, ENTRY),
         (round_path("homologated", "donnes/1/"), BOARD, BOARD),
     ],
+    # The deal scored as it is typed, never stored: a bare POST shows what is missing.
+    "manches/<int:pk>/apercu/": [
+        (round_path("draft", "apercu/"), MEMBERS_POST_NOTHING, ENTRY),
+        (round_path("homologated", "apercu/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
+    # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
+    "manches/<int:pk>/feuille-papier/": [
+        (round_path("draft", "feuille-papier/"), MEMBERS_POST_NOTHING, ENTRY),
+        (round_path("homologated", "feuille-papier/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
     "manches/<int:pk>/donnes/<int:number>/supprimer/": [
         (round_path("draft", "donnes/1/supprimer/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
         # On a homologated round a deletion needs a motif: the bare POST shows the form again.
