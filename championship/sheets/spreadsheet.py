@@ -133,7 +133,7 @@ class CellError(SheetError):
 
     @property
     def where(self):
-        where = [self.file, f"feuille {self.sheet}"]
+        where = [self.file] + ([f"feuille {self.sheet}"] if self.sheet else [])
         if self.line is not None:
             where.append(f"ligne {self.line}" + (f" ({self.heading})" if self.heading else ""))
         if self.column is not None:
