@@ -251,14 +251,16 @@ def _round_key(round_):
     return [STAGE_SHOWN.get(round_.stage, round_.stage), round_.table or None, round_.number]
 
 
-def season_tables(season, standings):
+def season_tables(season, standings, *, drafts=False):
     """A season: standings, a line per round with each player's total (the table the season
-    import reads), the championship lines, every deal."""
+    import reads), the championship lines, every deal; rounds not homologated only with
+    ``drafts`` (for those who enter the season's rounds)."""
     ranking = StandingsTable(standings.ranked, season).as_values()
     header, *rows = list(ranking)
     tables = [Table("Classement", list(header), [list(row) for row in rows], widths={"Joueur": 20})]
+    shown = season.rounds.all() if drafts else season.rounds.filter(status=Round.HOMOLOGATED)
     rounds = list(
-        season.rounds.prefetch_related("seats__player")
+        shown.prefetch_related("seats__player")
         .order_by("stage", "table", "number")
         .select_related("season")
     )
