@@ -260,9 +260,7 @@ def season_tables(season, standings, *, drafts=False):
     tables = [Table("Classement", list(header), [list(row) for row in rows], widths={"Joueur": 20})]
     shown = season.rounds.all() if drafts else season.rounds.filter(status=Round.HOMOLOGATED)
     rounds = list(
-        shown.prefetch_related("seats__player")
-        .order_by("stage", "table", "number")
-        .select_related("season")
+        shown.prefetch_related("seats__player").order_by("stage", "table", "number").select_related("season")
     )
     players = sorted({seat.player.name for round_ in rounds for seat in round_.seats.all()})
     manches = []

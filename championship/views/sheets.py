@@ -11,7 +11,6 @@ except for those who enter them.
 
 import json
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -36,9 +35,9 @@ from championship.sheets.workbooks import (
 )
 from championship.sheets.workbooks import render as render_workbook
 from championship.standings import season_standings
-from scoring.vocabulary import KIND_LABELS, contract_label
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
+from scoring.vocabulary import KIND_LABELS, contract_label
 
 FORM_PLAYERS_HINT = "cochez « Inscrire les joueurs inconnus » pour l'inscrire"
 

@@ -66,7 +66,9 @@ def test_it_shows_the_cell_of_an_error_on_the_upload_page(client, example, secre
     counts = model_counts()
     response = post(client, out.getvalue(), action="preview")
     assert model_counts() == counts
-    assert "manche.xlsx, feuille Donnes, ligne 2, colonne Points : 92 n'est pas entre 0 et 91" in text_of(response)
+    assert "manche.xlsx, feuille Donnes, ligne 2, colonne Points : 92 n'est pas entre 0 et 91" in text_of(
+        response
+    )
 
 
 def test_it_refuses_a_tampered_confirmation_with_the_same_checks(client, example, secretary):
@@ -97,7 +99,15 @@ def test_it_links_the_workbooks_from_the_round_and_standings_pages(client, examp
     assert url in client.get(example.get_absolute_url()).content.decode()
     response = client.get(url)
     book = load_workbook(io.BytesIO(response.content))
-    assert book.sheetnames == ["Manche", "Joueurs", "Donnes", "Bonus et malus", "Parts", "Totaux", "Championnat"]
+    assert book.sheetnames == [
+        "Manche",
+        "Joueurs",
+        "Donnes",
+        "Bonus et malus",
+        "Parts",
+        "Totaux",
+        "Championnat",
+    ]
     assert response["Content-Disposition"] == 'attachment; filename="manche-2010-2011-1.xlsx"'
     season_url = reverse("championship:season_workbook", args=["2010-2011", "ods"])
     assert season_url in client.get(reverse("championship:season", args=["2010-2011"])).content.decode()
