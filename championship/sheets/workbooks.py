@@ -354,6 +354,7 @@ def _decorate_xlsx(data, tables):
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
+    from openpyxl.writer.excel import save_workbook
 
     book = load_workbook(io.BytesIO(data))
     for table in tables:
@@ -379,7 +380,7 @@ def _decorate_xlsx(data, tables):
             validation.add(f"{letter}{first}:{letter}{last}")
             sheet.add_data_validation(validation)
     out = io.BytesIO()
-    book.save(out)
+    save_workbook(book, out)  # a file, not a model: openpyxl's writer
     return out.getvalue()
 
 
@@ -425,7 +426,7 @@ def _decorate_ods(data, tables):
     if count:
         document.spreadsheet.insertBefore(validations, document.spreadsheet.firstChild)
     out = io.BytesIO()
-    document.save(out)
+    document.write(out)  # a file, not a model: odfpy's writer
     return out.getvalue()
 
 
