@@ -4,6 +4,8 @@ XLSX, ODS and CSV through the same model and checks as JSON, errors named by cel
 import html
 import io
 import json
+import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -334,3 +336,40 @@ def _empty_xlsx():
     out = io.BytesIO()
     Workbook().save(out)
     return out.getvalue()
+
+
+# --- LibreOffice -------------------------------------------------------------------------------------
+
+
+SOFFICE = shutil.which("soffice")
+
+
+@pytest.mark.skipif(
+    SOFFICE is None, reason="LibreOffice (soffice) introuvable : apt-get install libreoffice-calc-nogui"
+)
+def test_it_reads_back_a_workbook_that_libreoffice_saved_again(players, tmp_path):
+    """The XLSX re-saved as ODS by LibreOffice, and the ODS as XLSX, give back the same round."""
+    round_ = imported_example()
+    before = scored(round_)
+    converted = []
+    for fmt, other in (("xlsx", "ods"), ("ods", "xlsx")):
+        source = tmp_path / f"manche.{fmt}"
+        source.write_bytes(workbook_of(round_, fmt))
+        target = tmp_path / fmt
+        profile = f"-env:UserInstallation=file://{tmp_path / 'profile'}"
+        command = [
+            SOFFICE,
+            profile,
+            "--headless",
+            "--convert-to",
+            other,
+            "--outdir",
+            str(target),
+            str(source),
+        ]
+        subprocess.run(command, check=True, capture_output=True, timeout=300)
+        converted.append(target / f"manche.{other}")
+    for path in converted:
+        drop(round_)
+        round_ = import_sheets([(path.name, path.read_bytes())])[0].round
+        assert scored(round_) == before, path.name
