@@ -234,15 +234,19 @@ def _decode(file, data):
         return data.decode("cp1252", errors="replace")  # a CSV saved by a French Excel
 
 
+def _delimiter(text):
+    """« , », « ; » or a tab: the one found on most of the first lines (section lines aside); a
+    French spreadsheet saves its CSV with « ; »."""
+    lines = [line for line in text.splitlines()[:50] if line.strip() and not CSV_SECTION.match(line.strip())]
+    counts = {delimiter: sum(delimiter in line for line in lines) for delimiter in (",", ";", "\t")}
+    return max(counts, key=lambda delimiter: (counts[delimiter], delimiter == ","))
+
+
 def _read_csv(file, data):
     """A CSV, its cells as text; lines ``[Titre]`` open the sheets of a round (docs/feuille.md §8)."""
     text = _decode(file, data)
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
     grids, title, lines = {}, None, []
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     try:
         for row in reader:
             number = reader.line_num

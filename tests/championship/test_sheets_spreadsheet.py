@@ -373,3 +373,32 @@ def test_it_reads_back_a_workbook_that_libreoffice_saved_again(players, tmp_path
         drop(round_)
         round_ = import_sheets([(path.name, path.read_bytes())])[0].round
         assert scored(round_) == before, path.name
+
+
+def test_it_imports_a_csv_sheet_in_sections(players, season):
+    """A CSV saved by a French spreadsheet: « ; » between cells, the sheets one under the other."""
+    text = "\n".join(
+        [
+            "[Manche]",
+            "Saison;2010-2011",
+            "Numéro;12",
+            "Date;19/11/2010",
+            "Lieu;Chez Steph",
+            "[Joueurs]",
+            "Joueur;Couleur;Total papier",
+            *(f"{name};;{total}" for name, total in EXAMPLE_TOTALS.items()),
+            "[Donnes]",
+            "N°;Donneur;Type;Preneur;Contrat;Roi appelé;Partenaire;Bouts;Points;Poignées;Petit au bout;"
+            "Chelem;Misères",
+            "1;Alice;;Bruno;garde;cœur;David;2;49;Bruno simple;attaque;;Chloé",
+            "2;Bruno;passe",
+            "3;Chloé;fausse donne",
+            "4;Chloé;;Alice;garde sans;pique;seul;1;44,5",
+            "[Bonus et malus]",
+            "Joueur;Code;Points;Note",
+            "Émile;retard;;arrivé à 21h30",
+        ]
+    )
+    round_ = import_sheets([("manche.csv", text.encode("utf-8"))])[0].round
+    assert {seat.player.name: seat.total for seat in round_.seats.all()} == EXAMPLE_TOTALS
+    assert round_.adjustments.get().code == "retard"
