@@ -10,7 +10,7 @@ from championship.forms.reports import BoardReportForm, ReportForm
 from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreateForm, RoundDeleteForm
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
-from championship.forms.sheets import SheetUploadForm
+from championship.forms.sheets import SheetConfirmForm, SheetUploadForm
 
 __all__ = [
     "STAGE_CHOICES",
@@ -26,6 +26,7 @@ __all__ = [
     "RulebookForm",
     "SeatColoursForm",
     "SeatTotalsForm",
+    "SheetConfirmForm",
     "SheetUploadForm",
     "parse_points",
     "refused",

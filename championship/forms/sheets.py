@@ -1,4 +1,5 @@
-"""The upload form of a round sheet (JSON, docs/feuille.md)."""
+"""The upload form of a round sheet (JSON, XLSX, ODS or CSV, docs/feuille.md), and the
+confirmation of a previewed one."""
 
 from django import forms
 from django.utils.translation import gettext
@@ -9,9 +10,12 @@ from championship.sheets import MAX_SHEET_BYTES
 
 class SheetUploadForm(forms.Form):
     sheet = forms.FileField(
-        label=_("Feuille de manche (fichier JSON)"),
-        help_text=_("Une feuille au format d'échange, par exemple exportée d'une autre manche."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+        label=_("Feuille de manche (JSON, XLSX, ODS ou CSV)"),
+        help_text=_(
+            "Une feuille au format d'échange, ou le modèle de tableur rempli, par exemple exporté d'une "
+            "autre manche."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,.xlsx,.ods,.csv"}),
     )
     create_players = forms.BooleanField(
         label=_("Inscrire les joueurs inconnus"),
@@ -39,3 +43,17 @@ class SheetUploadForm(forms.Form):
                 % {"size": upload.size, "maximum": MAX_SHEET_BYTES}
             )
         return upload
+
+
+class SheetConfirmForm(forms.Form):
+    """A previewed sheet, carried back as JSON (checked again in full on saving)."""
+
+    file_name = forms.CharField(max_length=255, widget=forms.HiddenInput)
+    sheet_json = forms.CharField(max_length=2 * MAX_SHEET_BYTES, widget=forms.HiddenInput, strip=False)
+    create_players = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    homologate = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, board=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not board:
+            del self.fields["homologate"]

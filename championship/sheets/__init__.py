@@ -15,6 +15,12 @@ A sheet goes through four steps, each refusing with French errors that name the 
 ``import_sheets`` runs all the files of one import in a single transaction: one bad file and
 nothing is written. ``export_sheet`` gives the sheet back with its ``results`` (``export``).
 The JSON Schema of a sheet is ``sheet_json_schema()`` (``manage.py sheet_schema``).
+
+A sheet may also come as a spreadsheet (docs/feuille.md §8): ``cells`` reads an XLSX, ODS or CSV
+file as grids of values (formulas refused, never computed), ``spreadsheet`` lays them out into the
+JSON structure that the same steps check, giving each error back at its cell, ``workbooks``
+writes the template and the workbooks of a round and of a season, and ``seasons`` imports a past
+season from a table of totals (§9).
 """
 
 from championship.sheets.checks import CREATE_PLAYERS_HINT, CheckedSheet, read_sheet, season_dates

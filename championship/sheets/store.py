@@ -13,6 +13,8 @@ from championship.models import Round
 from championship.services import RoundError, create_round, create_season, register_player
 from championship.sheets.checks import read_sheet, season_dates
 from championship.sheets.errors import SheetError, SheetImportError
+from championship.sheets.parse import parse_json
+from championship.sheets.spreadsheet import located, prepare_source
 from scoring.deal import CONTRACT_ALIASES
 
 IMPORT_REASON = "importée depuis la feuille {file}"
@@ -92,6 +94,26 @@ def _deal_spec(deal):
     }
 
 
+def check_source(file, data, *, create_players=False, homologate=False, user=None, players_hint=None):
+    """Check one file (JSON, XLSX, ODS or CSV) without writing: (``CheckedSheet``, the sheet as
+    JSON data). The preview of the upload page shows the first and keeps the second to import."""
+    source, locator = prepare_source(file, data)
+    try:
+        checked = read_sheet(
+            file,
+            source,
+            create_players=create_players,
+            homologate=homologate,
+            user=user,
+            players_hint=players_hint,
+        )
+    except SheetImportError as error:
+        raise SheetImportError(located(error.errors, locator)) from None
+    if isinstance(source, bytes | str):
+        source = parse_json(file, source)
+    return checked, source
+
+
 def import_sheets(sources, *, create_players=False, homologate=False, user=None, players_hint=None):
     """Import sheets in order, all or nothing: ``sources`` is a list of (file name, bytes or text).
 
@@ -103,8 +125,10 @@ def import_sheets(sources, *, create_players=False, homologate=False, user=None,
     errors, imported = [], []
     with transaction.atomic():
         for file, data in sources:
+            locator = None  # where a spreadsheet's parts come from (None for JSON)
             try:
                 with transaction.atomic():
+                    data, locator = prepare_source(file, data)
                     sheet = read_sheet(
                         file,
                         data,
@@ -115,7 +139,7 @@ def import_sheets(sources, *, create_players=False, homologate=False, user=None,
                     )
                     round_ = _save(sheet, homologate=homologate, user=user)
             except SheetImportError as error:
-                errors.extend(error.errors)
+                errors.extend(located(error.errors, locator))
             except RoundError as error:
                 message = (
                     "les totaux enregistrés diffèrent du calcul"

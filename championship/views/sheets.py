@@ -1,9 +1,15 @@
-"""Round sheets: upload (import) and download (export) of the JSON interchange format.
+"""Round sheets: upload (import) and download (export) of the JSON interchange format and of
+its spreadsheet form (XLSX, ODS, CSV: docs/feuille.md §8).
 
 Importing is for the secretary and the board; homologating on import for the board only (the
-season of each sheet decides, in `championship.sheets`). A homologated round's sheet is public;
-another round's only for those who enter the season's rounds.
+season of each sheet decides, in `championship.sheets`). An upload may first be previewed: the
+round checked and scored, nothing written, then imported on confirmation. A homologated round's
+sheet or workbook is public; another round's only for those who enter the season's rounds. The
+blank template is public; a season's workbook is public, its unhomologated rounds left out
+except for those who enter them.
 """
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,11 +20,24 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.forms import SheetUploadForm
+from championship.forms import SheetConfirmForm, SheetUploadForm
 from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, sheet_filename
+from championship.sheets.parse import parse_json
+from championship.sheets.store import check_source
+from championship.sheets.workbooks import (
+    CONTENT_TYPES,
+    FORMATS,
+    round_tables,
+    season_tables,
+    template_tables,
+    workbook_filename,
+)
+from championship.sheets.workbooks import render as render_workbook
+from championship.standings import season_standings
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
+from scoring.vocabulary import KIND_LABELS, contract_label
 
 FORM_PLAYERS_HINT = "cochez « Inscrire les joueurs inconnus » pour l'inscrire"
 
@@ -46,37 +65,111 @@ def _get_round_for_export(request, pk):
     return round_
 
 
+def _imported(request, imported):
+    round_ = imported[0].round
+    messages.success(
+        request,
+        gettext("%(round)s importée (%(status)s).")
+        % {"round": round_, "status": round_.get_status_display()},
+    )
+    for warning in imported[0].warnings:
+        messages.warning(request, gettext("Avertissement : %(warning)s") % {"warning": warning})
+    return redirect(round_.get_absolute_url())
+
+
+def _preview(checked):
+    """The scored round of a checked sheet, as the preview shows it: each deal's gains, the totals."""
+    names = [name for name, _colour in checked.players]
+    deals = []
+    for number, outcome in enumerate(checked.result.deals, start=1):
+        deal = outcome.deal
+        if deal is not None and deal.kind == "played":
+            what = f"{contract_label(deal.contract)} — {deal.taker}"
+        else:
+            what = gettext(KIND_LABELS.get(deal.kind, deal.kind)) if deal is not None else ""
+        shares = outcome.result.shares
+        deals.append(
+            {
+                "number": number,
+                "dealer": deal.dealer if deal else "",
+                "what": what,
+                "shares": [shares.get(n, 0) for n in names],
+            }
+        )
+    return {
+        "names": names,
+        "deals": deals,
+        "totals": [checked.result.totals[name] for name in names],
+        "warnings": list(checked.result.warnings),
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def round_import(request):
+    """Upload a sheet: « Aperçu » checks and scores it without writing, then « Enregistrer »
+    imports it; « Importer » imports it at once. All or nothing either way."""
     seasons, board = _get_import_rights_for_user(request.user)
-    if request.method == "POST":
+    action = request.POST.get("action", "import")
+    errors = []
+    if request.method == "POST" and action == "confirm":
+        confirm = SheetConfirmForm(request.POST, board=board)
+        form = SheetUploadForm(board=board)
+        if confirm.is_valid():
+            data = confirm.cleaned_data
+            try:
+                # the JSON of the previewed sheet, whatever the uploaded file's format was
+                sheet = parse_json(data["file_name"], data["sheet_json"])
+                imported = import_sheets(
+                    [(data["file_name"], sheet)],
+                    create_players=data["create_players"],
+                    homologate=data.get("homologate", False),
+                    user=request.user,
+                    players_hint=FORM_PLAYERS_HINT,
+                )
+            except SheetImportError as error:
+                errors = error.errors
+            else:
+                return _imported(request, imported)
+        else:
+            errors = [gettext("Aperçu périmé : déposez la feuille de nouveau.")]
+    elif request.method == "POST":
         form = SheetUploadForm(request.POST, request.FILES, board=board)
     else:
         form = SheetUploadForm(board=board)
-    errors = []
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and action != "confirm" and form.is_valid():
         upload = form.cleaned_data["sheet"]
+        options = {
+            "create_players": form.cleaned_data["create_players"],
+            "homologate": form.cleaned_data.get("homologate", False),
+        }
         try:
-            imported = import_sheets(
-                [(upload.name, upload.read())],
-                create_players=form.cleaned_data["create_players"],
-                homologate=form.cleaned_data.get("homologate", False),
-                user=request.user,
-                players_hint=FORM_PLAYERS_HINT,
-            )
+            if action == "preview":
+                checked, sheet = check_source(
+                    upload.name, upload.read(), user=request.user, players_hint=FORM_PLAYERS_HINT, **options
+                )
+            else:
+                imported = import_sheets(
+                    [(upload.name, upload.read())],
+                    user=request.user,
+                    players_hint=FORM_PLAYERS_HINT,
+                    **options,
+                )
         except SheetImportError as error:
             errors = error.errors
         else:
-            round_ = imported[0].round
-            messages.success(
-                request,
-                gettext("%(round)s importée (%(status)s).")
-                % {"round": round_, "status": round_.get_status_display()},
+            if action != "preview":
+                return _imported(request, imported)
+            confirm = SheetConfirmForm(
+                initial={
+                    "file_name": upload.name,
+                    "sheet_json": json.dumps(sheet, ensure_ascii=False),
+                    **options,
+                },
+                board=board,
             )
-            for warning in imported[0].warnings:
-                messages.warning(request, gettext("Avertissement : %(warning)s") % {"warning": warning})
-            return redirect(round_.get_absolute_url())
+            context = {"checked": checked, "preview": _preview(checked), "confirm": confirm, **options}
+            return render(request, "championship/sheets/preview.html", context)
     context = {"form": form, "errors": errors, "seasons": seasons, "board": board}
     return render(request, "championship/sheets/import.html", context)
 
@@ -89,7 +182,45 @@ def round_export(request, pk):
     return response
 
 
+def _workbook_response(data, fmt, filename):
+    response = HttpResponse(data, content_type=CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _format(fmt):
+    if fmt not in FORMATS:
+        raise Http404(gettext("Format inconnu."))
+    return fmt
+
+
+@require_GET
+def sheet_template(request, fmt):
+    """The blank score sheet of a round, to fill in a spreadsheet and import."""
+    fmt = _format(fmt)
+    return _workbook_response(render_workbook(template_tables(), fmt), fmt, f"feuille-de-manche.{fmt}")
+
+
+@require_GET
+def round_workbook(request, pk, fmt):
+    fmt = _format(fmt)
+    round_ = _get_round_for_export(request, pk)
+    return _workbook_response(render_workbook(round_tables(round_), fmt), fmt, workbook_filename(round_, fmt))
+
+
+@require_GET
+def season_workbook(request, name, fmt):
+    """The season in a workbook: standings, rounds with totals, championship lines, deals."""
+    fmt = _format(fmt)
+    season = get_object_or_404(Season, name=name)
+    tables = season_tables(season, season_standings(season), drafts=can_enter_rounds(request.user, season))
+    return _workbook_response(render_workbook(tables, fmt), fmt, f"saison-{season.name}.{fmt}")
+
+
 urlpatterns = [
     path("manches/importer/", round_import, name="round_import"),
+    path("manches/modele.<str:fmt>", sheet_template, name="sheet_template"),
     path("manches/<int:pk>/feuille.json", round_export, name="round_export"),
+    path("manches/<int:pk>/classeur.<str:fmt>", round_workbook, name="round_workbook"),
+    path("saisons/<str:name>/classeur.<str:fmt>", season_workbook, name="season_workbook"),
 ]

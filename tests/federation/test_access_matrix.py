@@ -111,6 +111,7 @@ def answer_class(response):
 # Answers by role, in ROLES order: anonymous, member, winner, secretary, board, staff, superuser.
 EVERYONE = "200 200 200 200 200 200 200"
 NOBODY_POSTS = "405 405 405 405 405 405 405"
+NOT_FOUND = "404 404 404 404 404 404 404"  # a format that does not exist
 EVERYONE_REDIRECTED = "302 302 302 302 302 302 302"
 MEMBERS = "log 200 200 200 200 200 200"  # any logged-in account
 MEMBERS_POST_NOTHING = "log 405 405 405 405 405 405"  # login first, then only POST is refused
@@ -211,6 +212,19 @@ TABLE = {
         (round_path("homologated"), EVERYONE, EVERYONE),
         (round_path("submitted"), ENTRY_READS, ENTRY_READS),
         (round_path("draft"), ENTRY_READS, ENTRY_READS),
+    ],
+    "manches/modele.<str:fmt>": [
+        (lambda w: "/manches/modele.xlsx", EVERYONE, NOBODY_POSTS),
+        (lambda w: "/manches/modele.ods", EVERYONE, NOBODY_POSTS),
+        (lambda w: "/manches/modele.pdf", NOT_FOUND, NOBODY_POSTS),
+    ],
+    "manches/<int:pk>/classeur.<str:fmt>": [
+        (round_path("homologated", "classeur.xlsx"), EVERYONE, NOBODY_POSTS),
+        (round_path("draft", "classeur.ods"), ENTRY_READS, NOBODY_POSTS),
+    ],
+    "saisons/<str:name>/classeur.<str:fmt>": [
+        (season_path("classeur.ods"), EVERYONE, NOBODY_POSTS),
+        (season_path("classeur.xlsx"), EVERYONE, NOBODY_POSTS),
     ],
     "manches/<int:pk>/feuille.json": [
         (round_path("homologated", "feuille.json"), EVERYONE, NOBODY_POSTS),

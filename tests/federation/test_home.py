@@ -6,14 +6,17 @@ the round's designated writer still see the report they are waiting for.
 """
 
 import datetime
+import html
 import io
 import re
+import zipfile
 from collections import deque
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from championship.models import Round
@@ -153,6 +156,14 @@ def test_it_links_only_to_pages_the_viewer_may_open_on_the_demo(client, db, who)
 def page_text(response):
     if response["Content-Type"] == "application/pdf":
         return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    if response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":
+        book = load_workbook(io.BytesIO(response.content))
+        rows = (row for sheet in book.worksheets for row in sheet.iter_rows(values_only=True))
+        return "\n".join(" ".join("" if value is None else str(value) for value in row) for row in rows)
+    if response["Content-Type"] == "application/vnd.oasis.opendocument.spreadsheet":
+        with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+            content = archive.read("content.xml").decode()
+        return html.unescape(content)  # the XML itself: a number is only in its cell's office:value
     return response.content.decode()
 
 
@@ -182,6 +193,8 @@ def test_it_leads_a_visitor_to_no_page_showing_an_unpublished_round(client, roun
     texts = crawl(client, reverse("federation:home"))
     assert reverse("championship:bulletin_pdf", args=["2010-2011"]) in texts
     assert reverse("championship:round_export", args=[published.pk]) in texts
+    assert reverse("championship:season_workbook", args=["2010-2011", "xlsx"]) in texts
+    assert reverse("championship:round_workbook", args=[published.pk, "ods"]) in texts
     for url, text in texts.items():
         assert f"/manches/{unpublished.pk}/" not in text, url
         assert "Chez Ursule" not in text, url

@@ -1,4 +1,4 @@
-"""Import round sheets (JSON, docs/feuille.md), all or nothing.
+"""Import round sheets (JSON, XLSX, ODS or CSV, docs/feuille.md), all or nothing.
 
 `--by USERNAME` names the official who imports: his rights on the season apply (as on the
 site's import page) and he is the author of every history record written. Homologating is an
@@ -17,12 +17,14 @@ from federation.history import recorded_as
 
 class Command(BaseCommand):
     help = (
-        "Importe des feuilles de manche JSON, dans l'ordre, en une seule transaction : "
+        "Importe des feuilles de manche (JSON, XLSX, ODS ou CSV), dans l'ordre, en une seule transaction : "
         "une feuille refusée et rien n'est enregistré."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("files", nargs="+", metavar="FICHIER", help="feuille de manche (JSON)")
+        parser.add_argument(
+            "files", nargs="+", metavar="FICHIER", help="feuille de manche (JSON, XLSX, ODS ou CSV)"
+        )
         parser.add_argument(
             "--create-players", action="store_true", help="inscrit les joueurs inconnus au lieu de refuser"
         )
@@ -40,19 +42,7 @@ class Command(BaseCommand):
         )
 
     def official(self, username, homologate):
-        if not username:
-            if homologate:
-                raise CommandError(
-                    "--homologate exige --by IDENTIFIANT : le compte de l'officiel qui homologue "
-                    "(Direction de la saison ou superutilisateur)."
-                )
-            return None
-        user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
-        if user is None:
-            raise CommandError(f"--by : aucun compte « {username} »")
-        if not user.is_active:
-            raise CommandError(f"--by : le compte « {username} » est désactivé")
-        return user
+        return find_official(username, homologate)
 
     def handle(self, *args, files, create_players, homologate, by=None, **options):
         user = self.official(by, homologate)
@@ -80,3 +70,20 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"{item.file} : {round_} importée ({status}) — {totals}"))
             for warning in item.warnings:
                 self.stdout.write(self.style.WARNING(f"{item.file} : avertissement, {warning}"))
+
+
+def find_official(username, homologate):
+    """The account of ``--by`` (None without it); ``--homologate`` requires one."""
+    if not username:
+        if homologate:
+            raise CommandError(
+                "--homologate exige --by IDENTIFIANT : le compte de l'officiel qui homologue "
+                "(Direction de la saison ou superutilisateur)."
+            )
+        return None
+    user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
+    if user is None:
+        raise CommandError(f"--by : aucun compte « {username} »")
+    if not user.is_active:
+        raise CommandError(f"--by : le compte « {username} » est désactivé")
+    return user

@@ -1,0 +1,199 @@
+"""Past seasons from a totals table (docs/feuille.md §9): a line per round, a column per player
+(blank where absent), with « Date », « Lieu » and optionally « Manche » columns. Each line becomes
+a totals-only sheet (§3) checked and stored like any other (``import_sheets``: the same model,
+the same services, all or nothing), so that the history, podiums and records of the federation
+appear on the site. ``plan_season`` checks and scores everything inside a transaction that is
+rolled back: what the import would create, before it does.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from championship.models import Round
+from championship.sheets.cells import JSON, Formula, detect_format, read_grids
+from championship.sheets.errors import SheetError, SheetImportError
+from championship.sheets.spreadsheet import STAGES_READ, CellError, date_of, normalize, number_of, text_of
+from championship.sheets.store import import_sheets
+from federation.models import Player, Season
+
+NUMBER, DATE, PLACE, STAGE = "number", "date", "place", "stage"
+# Headings that are not players (any case, accents optional); « Phase », « Table » and « Statut »
+# come with the season export's « Manches » sheet, which this import reads back.
+HEADINGS = {
+    "manche": NUMBER,
+    "numero": NUMBER,
+    "n°": NUMBER,
+    "no": NUMBER,
+    "date": DATE,
+    "lieu": PLACE,
+    "phase": STAGE,
+    "table": None,
+    "statut": None,
+}
+COLUMN_NAMES = {NUMBER: "Manche", DATE: "Date", PLACE: "Lieu", STAGE: "Phase"}
+
+
+@dataclass
+class _Row:
+    line: int
+    label: str  # the source name given to import_sheets, to find the line of an error
+    players: list  # the names present, in the order of the columns
+    columns: dict  # key or player name -> column heading as written
+
+
+@dataclass
+class SeasonPlan:
+    """What a totals table creates: the rounds (stored, or rolled back for a dry run), the
+    players registered, whether the season is created."""
+
+    season: str
+    rounds: list = field(default_factory=list)  # Round objects (rolled back for a dry run)
+    new_players: list = field(default_factory=list)
+    new_season: bool = False
+    applied: bool = False
+
+
+class _DryRun(Exception):
+    pass
+
+
+def read_totals_table(file, data, season_name):
+    """[(label, sheet dict)] of a totals table and the ``_Row`` of each, or SheetImportError
+    naming the cell of what cannot be read."""
+    fmt = detect_format(file, data)
+    if fmt == JSON:
+        raise SheetImportError([SheetError(file, "un tableau de totaux est un classeur .xlsx, .ods ou .csv")])
+    grids = read_grids(file, data, fmt)
+    title = next((name for name in grids if normalize(name) == "manches"), next(iter(grids)))
+    lines = grids[title]
+    sheet_name = title or None
+    errors = []
+    for line in lines:
+        for index, value in enumerate(line.cells):
+            if isinstance(value, Formula):
+                errors.append(
+                    CellError(
+                        file,
+                        f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
+                        sheet=sheet_name,
+                        line=line.number,
+                        column=text_of(_heading(lines, index)),
+                    )
+                )
+    if errors:
+        raise SheetImportError(errors)
+    header = next((line for line in lines if not line.blank), None)
+    if header is None:
+        raise SheetImportError([SheetError(file, "le tableau est vide")])
+    keys, players = {}, {}
+    for index, value in enumerate(header.cells):
+        if value is None:
+            continue
+        name = text_of(value).strip()
+        if normalize(name) in HEADINGS:
+            if HEADINGS[normalize(name)] is not None:
+                keys[HEADINGS[normalize(name)]] = (index, name)
+        else:
+            players[index] = name
+    if DATE not in keys:
+        raise SheetImportError([SheetError(file, "il manque la colonne « Date »")])
+    existing = Season.objects.filter(name=season_name).first()
+    first = 1
+    if existing is not None:
+        numbers = existing.rounds.filter(stage=Round.REGULAR).values_list("number", flat=True)
+        first = max(numbers, default=0) + 1
+    sources, rows = [], []
+    for line in lines[lines.index(header) + 1 :]:
+        if line.blank:
+            continue
+        stage = line.get(keys[STAGE][0]) if STAGE in keys else None
+        if stage is not None and STAGES_READ.get(normalize(text_of(stage))) != Round.REGULAR:
+            errors.append(
+                CellError(
+                    file,
+                    "seules les manches de la saison régulière s'importent d'un tableau de totaux",
+                    sheet=sheet_name,
+                    line=line.number,
+                    column=keys[STAGE][1],
+                )
+            )
+            continue
+        label = f"{file}#{line.number}"
+        number = line.get(keys[NUMBER][0]) if NUMBER in keys else None
+        sheet = {
+            "season": season_name,
+            "number": number_of(number) if number is not None else first + len(rows),
+            "date": date_of(line.get(keys[DATE][0])),
+        }
+        if PLACE in keys and line.get(keys[PLACE][0]) is not None:
+            sheet["place"] = text_of(line.get(keys[PLACE][0]))
+        present = [(index, name) for index, name in players.items() if line.get(index) is not None]
+        sheet["players"] = [{"name": name} for _index, name in present]
+        sheet["totals"] = {name: number_of(line.get(index)) for index, name in present}
+        columns = {key: heading for key, (_index, heading) in keys.items()}
+        columns.update({name: name for _index, name in present})
+        rows.append(_Row(line.number, label, [name for _index, name in present], columns))
+        sources.append((label, sheet))
+    if errors:
+        raise SheetImportError(errors)
+    if not sources:
+        raise SheetImportError([SheetError(file, "aucune manche dans le tableau")])
+    return sources, rows, sheet_name
+
+
+def _heading(lines, index):
+    header = next((line for line in lines if not line.blank), None)
+    value = header.get(index) if header is not None else None
+    return value if value is not None else chr(65 + index) if index < 26 else str(index + 1)
+
+
+def _located(file, error, rows, sheet_name):
+    """An error of a line's sheet at its cell: the line, and the column of the field it names."""
+    row = next((row for row in rows if row.label == error.file), None)
+    if row is None:
+        return SheetError(file, error.message, deal=error.deal, field=error.field)
+    field = error.field or ""
+    root, _dot, rest = field.partition(".")
+    column = None
+    if root in ("totals", "expected_totals"):
+        column = row.columns.get(rest or error.message.partition(" : ")[0])
+    elif root.startswith("players[") and root[8:-1].isdigit():
+        index = int(root[8:-1]) - 1
+        column = row.players[index] if index < len(row.players) else None
+    elif root in COLUMN_NAMES:
+        column = row.columns.get(root, COLUMN_NAMES[root])
+    return CellError(file, error.message, sheet=sheet_name, line=row.line, column=column)
+
+
+def plan_season(file, data, season_name, *, apply=False, create_players=False, homologate=False, user=None):
+    """Check every line of a totals table and store its rounds (``apply``), or store them in a
+    transaction rolled back (a dry run): a ``SeasonPlan`` either way, or SheetImportError naming
+    each faulty cell (nothing stored)."""
+    sources, rows, sheet_name = read_totals_table(file, data, season_name)
+    plan = SeasonPlan(season_name, new_season=not Season.objects.filter(name=season_name).exists())
+    names = {name for row in rows for name in row.players}
+    known = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
+    plan.new_players = sorted(names - known) if create_players else []
+    try:
+        with transaction.atomic():
+            try:
+                imported = import_sheets(
+                    sources, create_players=create_players, homologate=homologate, user=user
+                )
+            except SheetImportError as error:
+                raise SheetImportError(
+                    [_located(file, item, rows, sheet_name) for item in error.errors]
+                ) from None
+            plan.rounds = [item.round for item in imported]
+            for round_ in plan.rounds:  # read now: a dry run rolls them back
+                round_.shown_totals = [
+                    (seat.player.name, seat.total)
+                    for seat in round_.seats.select_related("player").order_by("position")
+                ]
+            if not apply:
+                raise _DryRun
+    except _DryRun:
+        pass
+    plan.applied = apply
+    return plan
