@@ -7,13 +7,16 @@ the board writes or edits any report and may change its author and filing date.
 """
 
 import datetime
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
@@ -71,11 +74,31 @@ def _get_report_round_for_writer(request, pk):
     return round_
 
 
+def in_french(view):
+    """Comptes-rendus and PDFs are written in French (see the README): `view` answers in French
+    whatever the visitor's language, dates and the deals' wording included."""
+
+    @wraps(view)
+    def french_view(request, *args, **kwargs):
+        with translation.override("fr"):
+            return view(request, *args, **kwargs)
+
+    return french_view
+
+
 @require_GET
 def report(request, pk):
     round_ = _get_report_round_for_user(request, pk)
+    with translation.override("fr"):  # the compte-rendu itself; the page around it in the visitor's language
+        display = report_display(round_)
+        content = render_to_string(
+            "championship/reports/_content.html",
+            {"display": display, "round_url": reverse("championship:round", args=[round_.pk])},
+            request,
+        )
     context = {
-        "display": report_display(round_),
+        "display": display,
+        "content": content,
         "can_edit": _may_write(request.user, round_),
         "round_url": reverse("championship:round", args=[round_.pk]),
         "season_url": reverse("championship:season", args=[round_.season.name]),
@@ -192,6 +215,7 @@ def _pdf_failure_page(request, filename, error, back_url, back_label):
 
 
 @require_GET
+@in_french
 def report_pdf(request, pk):
     round_ = _get_report_round_for_user(request, pk)
     return _pdf_response(
@@ -206,6 +230,7 @@ def report_pdf(request, pk):
 
 
 @require_GET
+@in_french
 def bulletin_pdf(request, name):
     season = get_object_or_404(Season, name=name)
     raw = request.GET.get("as_of", "").strip()

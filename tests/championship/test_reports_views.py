@@ -1,12 +1,14 @@
 """The report pages: who reads, who writes, what saving does, and the home page panel."""
 
 import datetime
+import io
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from pypdf import PdfReader
 
 from championship.models import Report, Round
 from championship.reports import reports_due
@@ -84,6 +86,16 @@ def test_it_shows_the_report_of_a_homologated_round_to_anyone(client, homologate
     assert "<svg" in html and "<polyline" in html
     assert reverse("championship:report_pdf", args=[homologated.pk]) in html
     assert edit_url(homologated) not in html
+
+
+def test_the_report_stays_in_french_for_an_english_visitor(client, homologated):
+    html = client.get(page_url(homologated), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Download the PDF" in html  # the page around it follows the visitor's language
+    assert "Poignée simple de Bruno" in html and "Misère de Chloé" in html
+    assert "novembre" in html  # the compte-rendu's dates in French too
+    pdf = client.get(reverse("championship:report_pdf", args=[homologated.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Poignée simple de Bruno" in text and " by " not in text
 
 
 def test_it_says_when_the_narrative_is_not_written_yet(client, homologated):

@@ -61,6 +61,8 @@ SKIPPED = (
     ".json",
     ".atom",
     ".csv",
+    ".xlsx",
+    ".ods",
     "/admin/",
     "/connexion/",
     "/compte/",
