@@ -9,7 +9,7 @@ with its history record and rescores the round.
 
 from django.db import transaction
 
-from championship.models import Deal
+from championship.models import Deal, Round
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
 from championship.services.rounds import (
@@ -88,6 +88,11 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     lock_round(round_, version=version)
     claim_key(round_, key)
     _check_entry(round_)
+    if round_.status == Round.SUBMITTED:
+        raise RoundError(
+            "status",
+            "Cette manche est soumise pour homologation : la remettre en brouillon pour ajouter une donne.",
+        )
     check_homologated_change(round_, reason)
     data = current_data(round_, data)
     next_number = len(data.deals) + 1

@@ -577,6 +577,7 @@ def create_round(
     status_reason=None,
     key=None,
     expected_totals=None,
+    paper_totals=None,
     scored=None,
 ):
     """Store a round with everything a sheet holds, score it, all or nothing; return the Round.
@@ -596,6 +597,7 @@ def create_round(
     - `user`: the author of every history record (and of the adjustments); `reason` the reason of
       the creation records; `key` a form's one-time key (a double submit creates one round);
     - `expected_totals`: the totals (name → total) the stored inputs must give (a checked sheet's);
+    - `paper_totals`: the paper sheet's totals (name → total), kept as the round's paper check;
     - `scored`: `(players, inputs, rulebook, result)`, the round its caller has scored already (a
       checked sheet: the player names in seating order, the `DealInput`s, the rulebook, the
       `scoring.round.RoundResult`); used only if the round's stored inputs are exactly those
@@ -625,6 +627,7 @@ def create_round(
             date=date,
             place=place,
             totals_only=totals is not None,
+            paper_totals={str(by_name[name].pk): total for name, total in (paper_totals or {}).items()},
         )
         round_._change_reason = reason
         round_.save()

@@ -52,6 +52,7 @@ class CheckedSheet:
     adjustments: list  # [(name, code, points or None, note)]
     report: dict | None  # {"author", "filed", "text"}
     result: object  # scoring.round.RoundResult
+    paper_totals: dict | None = None  # the sheet's `expected_totals` (name -> total), checked
 
 
 def season_dates(name):
@@ -139,6 +140,7 @@ class _Checker:
                 else None
             ),
             result=result,
+            paper_totals=dict(sheet.expected_totals) if sheet.expected_totals is not None else None,
         )
 
     def check_season(self, parsed):

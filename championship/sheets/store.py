@@ -66,6 +66,7 @@ def _save(sheet, *, homologate, user):
         reason=reason,
         status_reason=HOMOLOGATION_REASON,
         expected_totals=dict(sheet.result.totals),  # the stored inputs must give the checked figures
+        paper_totals=sheet.paper_totals,  # checked against the deals: the round's paper check
         # scored once: the check's result, used if the stored inputs are the ones it scored
         scored=([name for name, _colour in sheet.players], sheet.deals, sheet.rulebook, sheet.result)
         if sheet.deals is not None

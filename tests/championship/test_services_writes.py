@@ -148,6 +148,10 @@ def test_add_deal_codes(season, president):
     assert code_of(services.add_deal, round_, wrong, number=6) == "invalid"
     assert round_.deals.count() == 5
     services.submit_round(round_)
+    # submitted: no deal added until the round is back in draft (the page offers no form either)
+    sixth = {**fifth_deal(), "dealer": player("Émile")}
+    assert code_of(services.add_deal, round_, sixth, number=6) == "status"
+    assert round_.deals.count() == 5
     services.homologate_round(round_, president.user)
     # Entered while the round was a draft, sent once it is homologated: refused without a motif.
     assert (

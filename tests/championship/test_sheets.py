@@ -93,6 +93,8 @@ def test_it_imports_the_example_sheet_with_its_expected_totals(season, players):
         ("Émile", "vert"),
     ]
     assert {s.player.name: s.total for s in seats} == EXAMPLE_TOTALS
+    # the sheet's expected totals are the round's paper check, kept with it
+    assert round_.paper_totals == {str(s.player_id): EXAMPLE_TOTALS[s.player.name] for s in seats}
     assert round_.pot_left == 80
     first, passed, misdeal, last = round_.deals.order_by("number")
     assert (first.taker, first.partner, first.contract, first.called) == (
