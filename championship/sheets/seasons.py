@@ -6,12 +6,15 @@ appear on the site. ``plan_season`` checks and scores everything inside a transa
 rolled back: what the import would create, before it does.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from championship.models import Round
+from championship.services import create_season, update_season_rulebook
 from championship.sheets.cells import JSON, Formula, detect_format, read_grids
+from championship.sheets.checks import season_dates
 from championship.sheets.errors import SheetError, SheetImportError
 from championship.sheets.spreadsheet import STAGES_READ, CellError, date_of, normalize, number_of, text_of
 from championship.sheets.store import import_sheets
@@ -166,6 +169,25 @@ def _located(file, error, rows, sheet_name):
     return CellError(file, error.message, sheet=sheet_name, line=row.line, column=column)
 
 
+PAST_SEASON_REASON = "saison passée importée d'un tableau de totaux : comptes-rendus inconnus"
+
+
+def create_past_season(name, user):
+    """The season of a totals table, created with the default rulebook except for the late-report
+    malus, set to 0: the comptes-rendus of a past season are not known here, and its winners
+    would otherwise each get the malus of a missing report (docs/feuille.md §9)."""
+    start, end = season_dates(name)
+    season = create_season(name, start, end, reason=PAST_SEASON_REASON, user=user)
+    text, count = LATE_MALUS.subn("late_malus_per_week = 0", season.rulebook_text)
+    if count != 1:  # the default rulebook always has the setting once
+        raise RuntimeError("late_malus_per_week introuvable dans le règlement par défaut")
+    update_season_rulebook(season, text, user, PAST_SEASON_REASON)
+    return season
+
+
+LATE_MALUS = re.compile(r"^late_malus_per_week\s*=.*$", re.M)
+
+
 def plan_season(file, data, season_name, *, apply=False, create_players=False, homologate=False, user=None):
     """Check every line of a totals table and store its rounds (``apply``), or store them in a
     transaction rolled back (a dry run): a ``SeasonPlan`` either way, or SheetImportError naming
@@ -177,6 +199,8 @@ def plan_season(file, data, season_name, *, apply=False, create_players=False, h
     plan.new_players = sorted(names - known) if create_players else []
     try:
         with transaction.atomic():
+            if plan.new_season:
+                create_past_season(season_name, user)
             try:
                 imported = import_sheets(
                     sources, create_players=create_players, homologate=homologate, user=user

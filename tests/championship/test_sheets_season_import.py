@@ -78,7 +78,10 @@ def test_it_reports_a_season_of_thirty_rounds_before_storing_anything(root, tmp_
     out = run("2005-2006", str(path))
     assert model_counts() == counts
     lines = out.splitlines()
-    assert lines[0] == "Saison 2005-2006 à créer (règlement par défaut)"
+    assert lines[0] == (
+        "Saison 2005-2006 à créer (règlement par défaut, sans malus de compte-rendu en retard : "
+        "ceux d'une saison passée ne sont pas connus)"
+    )
     assert sum("serait importée (brouillon)" in line for line in lines) == 30
     assert lines[-1] == "Aperçu : 30 manches, rien n'a été enregistré (--apply pour les importer)."
 
@@ -101,6 +104,10 @@ def test_it_imports_a_season_of_thirty_homologated_totals_only_rounds(root, tmp_
         assert {seat.player.name: seat.total for seat in round_.seats.all()} == totals
     standings = season_standings(season)
     assert len(standings.podium()) >= 3
+    # no report is known for a past season: no winner gets the malus of a missing one
+    assert standings.late == []
+    assert season.rulebook.reports.late_malus_per_week == 0
+    assert "comptes-rendus inconnus" in season.history.latest().history_change_reason
 
 
 def test_it_names_the_faulty_cells_and_stores_nothing(root, tmp_path):

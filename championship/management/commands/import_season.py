@@ -62,7 +62,10 @@ class Command(BaseCommand):
         verb = "importée" if apply else "serait importée"
         status = "homologuée" if homologate else "brouillon"
         if plan.new_season:
-            self.stdout.write(f"Saison {season} {'créée' if apply else 'à créer'} (règlement par défaut)")
+            self.stdout.write(
+                f"Saison {season} {'créée' if apply else 'à créer'} (règlement par défaut, sans malus "
+                "de compte-rendu en retard : ceux d'une saison passée ne sont pas connus)"
+            )
         if plan.new_players:
             joined = ", ".join(plan.new_players)
             self.stdout.write(f"Joueurs {'inscrits' if apply else 'à inscrire'} : {joined}")
