@@ -112,7 +112,8 @@ class PlayerSeasonPiece:
 
     row: Place | None
     unranked: Place | None
-    series: list  # (round number, points of the round, cumulative points), counted rounds
+    series: list | None  # (round number, points of the round, cumulative points), counted rounds;
+    # None but in the current season (the chart's)
     scored: bool  # stored championship points in one of the counted rounds at least
     counts: Counter  # `deal_counts` of the season's homologated rounds
 
@@ -132,15 +133,17 @@ def _place(row, ranked):
     return Place(row.rank if ranked else None, row.tied if ranked else False, row.points, row.rounds)
 
 
-def _pieces(player, seasons):
+def _pieces(player, seasons, current):
     """`{season pk: PlayerSeasonPiece}` of the player in `seasons`.
 
     A season's pieces are computed for every player at once (its standings, its deals in one
     query) and cached together under the season's generation, each piece pickled on its own:
     a page unpickles the outer table of each season (cheap: bytes) and its player's piece only.
+    Only the `current` season's pieces keep the round-by-round series of the chart (the bulk of
+    a piece), under a key of their own.
     """
 
-    def compute(missing):
+    def compute(missing, with_series):
         standings = seasons_standings(missing)
         counts = defaultdict(lambda: defaultdict(Counter))
         seated = defaultdict(list)
@@ -153,17 +156,26 @@ def _pieces(player, seasons):
             for member in seated[deal["round_id"]]:
                 add_deal_counts(season_counts[member], deal, member)
         return [
-            {member: pickle.dumps(piece) for member, piece in season_pieces(standings[pk], counts[pk])}
+            {
+                member: pickle.dumps(piece)
+                for member, piece in season_pieces(standings[pk], counts[pk], with_series)
+            }
             for pk in (season.pk for season in missing)
         ]
 
-    packed = cached_many("players", seasons, default_as_of, compute)
+    past = [season for season in seasons if season != current]
+    packed = cached_many("players", past, default_as_of, lambda missing: compute(missing, False))
+    if current in seasons:
+        packed.update(
+            cached_many("players:current", [current], default_as_of, lambda missing: compute(missing, True))
+        )
     return {pk: pickle.loads(every.get(player.pk, every[None])) for pk, every in packed.items()}
 
 
-def season_pieces(standings, counts):
+def season_pieces(standings, counts, with_series):
     """`(player pk, PlayerSeasonPiece)` of everyone in a season (ranked, unranked or in `counts`,
-    `{player pk: deal counts}`), then `(None, the piece of a player who did not play)`."""
+    `{player pk: deal counts}`), then `(None, the piece of a player who did not play)`; the
+    round-by-round series only `with_series`."""
     late = defaultdict(Counter)
     for malus in standings.late:
         late[malus.player.pk][malus.round.pk] += malus.item.points
@@ -175,7 +187,9 @@ def season_pieces(standings, counts):
         yield member, PlayerSeasonPiece(
             row=_place(rows.get(member), ranked=True),
             unranked=_place(unranked.get(member), ranked=False),
-            series=[(round_.number, round_points, running) for round_, round_points, running in series],
+            series=[(round_.number, round_points, running) for round_, round_points, running in series]
+            if with_series
+            else None,
             scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
             counts=counts.get(member, Counter()),
         )
@@ -192,7 +206,7 @@ def player_page(player):
         .order_by("-start_date")
     )
     seasons = played + ([current] if current is not None and current not in played else [])
-    pieces = _pieces(player, seasons)
+    pieces = _pieces(player, seasons, current)
     history = [
         HistoryRow(season, pieces[season.pk].row, pieces[season.pk].unranked)
         for season in played

@@ -63,8 +63,9 @@ def load_season(season):
     return load_seasons([season])[season.pk]
 
 
-def load_seasons(seasons):
-    """`{season id: SeasonData}` of several seasons, in the same five queries as one."""
+def load_seasons(seasons, *, deals=True):
+    """`{season id: SeasonData}` of several seasons, in the same five queries as one (four
+    without the played `deals`, which only the awards read)."""
     seasons = {season.pk: season for season in seasons}
     rounds = defaultdict(list)
     for round_ in Round.objects.filter(season__in=list(seasons)).order_by("date", "number"):
@@ -108,16 +109,24 @@ def load_seasons(seasons):
         reports[pk][report.round_id] = report
         players[pk].setdefault(report.author_id, report.author)
 
-    deals = defaultdict(list)
-    for deal in (
-        Deal.objects.filter(round__totals_only=False, kind=Deal.PLAYED, **in_season)
-        .values("round_id", "number", "taker_id", "partner_id", "contract", "made", "chelem_made_by")
-        .order_by("round_id", "number")
-    ):
-        deals[season_of[deal["round_id"]]].append(deal)
+    played = defaultdict(list)
+    if deals:
+        for deal in (
+            Deal.objects.filter(round__totals_only=False, kind=Deal.PLAYED, **in_season)
+            .values("round_id", "number", "taker_id", "partner_id", "contract", "made", "chelem_made_by")
+            .order_by("round_id", "number")
+        ):
+            played[season_of[deal["round_id"]]].append(deal)
     return {
         pk: SeasonData(
-            season, counted[pk], pending[pk], players[pk], dict(seats[pk]), points[pk], reports[pk], deals[pk]
+            season,
+            counted[pk],
+            pending[pk],
+            players[pk],
+            dict(seats[pk]),
+            points[pk],
+            reports[pk],
+            played[pk],
         )
         for pk, season in seasons.items()
     }
@@ -263,6 +272,15 @@ def seasons_standings(seasons, as_of=None):
         ]
 
     return cached_many("standings", seasons, lambda season: as_of or default_as_of(season), compute)
+
+
+def season_points(season, as_of=None):
+    """Player name -> season points (ranked and unranked) as the standings count them, without
+    their ranking, trend and awards: no deal read, nothing cached (a command comparing the
+    points before and after a change)."""
+    data = load_seasons([season], deals=False)[season.pk]
+    late = late_reports(data, as_of or default_as_of(season))
+    return {name: standing.points for name, standing in player_seasons(data, late).items()}
 
 
 def compute_standings(season, as_of, data):

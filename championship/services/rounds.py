@@ -9,6 +9,7 @@ failure is a `RoundError` carrying a code and a French message naming the field.
 
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import connection, transaction
 from django.db.models import F, Prefetch
@@ -193,6 +194,39 @@ def apply_scores(round_, data, scored=None):
     return ScoreChanges(scored, deals, seats, round_moved, lines)
 
 
+# Fields whose values, as a model holds them (int, str, bool or None), go to the database driver
+# as they are: Django's preparation would only give them back unchanged.
+PLAIN_FIELDS = {
+    "AutoField",
+    "BigAutoField",
+    "BigIntegerField",
+    "BooleanField",
+    "CharField",
+    "IntegerField",
+    "PositiveIntegerField",
+    "PositiveSmallIntegerField",
+    "SmallIntegerField",
+    "TextField",
+}
+
+
+def _as_is(value):
+    return value
+
+
+def _call(convert, value):
+    return convert(value)
+
+
+def preparer(field):
+    """The function that prepares a value of `field` for the database as `save()` would (the
+    identity for a plain field, or a relation to one)."""
+    target = field.target_field if field.is_relation else field
+    if target.get_internal_type() in PLAIN_FIELDS:
+        return _as_is
+    return partial(field.get_db_prep_save, connection=connection)
+
+
 def update_rows(model, objs, fields):
     """Write `fields` of `objs` (rows that exist): one UPDATE statement run for every row
     (`executemany`), each value prepared by its model field as `save()` would.
@@ -207,10 +241,8 @@ def update_rows(model, objs, fields):
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
     sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    rows = [
-        [field.get_db_prep_save(getattr(obj, field.attname), connection) for field in columns] + [obj.pk]
-        for obj in objs
-    ]
+    prepare = [(field.attname, preparer(field)) for field in columns]
+    rows = [[convert(getattr(obj, name)) for name, convert in prepare] + [obj.pk] for obj in objs]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
 
@@ -256,12 +288,9 @@ def insert_rows(model, columns, rows, constants=None):
         f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(names)}) "
         f"VALUES ({', '.join(['%s'] * len(names))})"
     )
-
-    def prepare(field, value):
-        return field.get_db_prep_save(value, connection)
-
-    fixed = list(map(prepare, constants, constants.values()))
-    prepared = [[*map(prepare, columns, row), *fixed] for row in rows]
+    fixed = [preparer(field)(value) for field, value in constants.items()]
+    converters = [preparer(field) for field in columns]
+    prepared = [[*map(_call, converters, row), *fixed] for row in rows]
     if prepared:
         with connection.cursor() as cursor:
             cursor.executemany(sql, prepared)

@@ -9,17 +9,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from championship.services import RoundError, update_season_rulebook
-from championship.standings import season_standings
+from championship.standings import season_points
 from federation.models import Season
 from federation.roles import is_board
 from scoring.french import num, plural
 from scoring.rulebook import RulebookError
-
-
-def season_points(season):
-    """Player name -> season points (ranked and unranked), as the standings count them today."""
-    standings = season_standings(season)
-    return {row.player.name: row.points for row in [*standings.ranked, *standings.unranked]}
 
 
 def changed_points(before, after):
