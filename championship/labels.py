@@ -229,7 +229,7 @@ _TERM_PATTERNS = {
     "partner": (re.compile(r"^Appelé (?P<player>.+) \(U\)$"), "Appelé %(player)s (U)"),
     "defender": (re.compile(r"^Défenseur (?P<player>.+) \(−U\)$"), "Défenseur %(player)s (−U)"),
     "misere": (
-        re.compile(r"^Misère de (?P<player>.+) \((?P<value>\d+) × (?P<others>\d+)\)$"),
+        re.compile(r"^Misère (?:de |d')(?P<player>.+) \((?P<value>\d+) × (?P<others>\d+)\)$"),
         "Misère de %(player)s (%(value)s × %(others)s)",
     ),
     "chelem": (re.compile(r"^(?P<label>Chelem .+)$"), None),

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 
 from scoring.errors import ScoringError
+from scoring.french import of_name
 from scoring.rulebook import MAX_CARD_POINTS, DealRules, Rulebook
 from scoring.vocabulary import (
     ATTACK,
@@ -333,7 +334,7 @@ def _misere_shares(
     for announcer in deal.miseres:
         for name in seats:
             shares[name] += rules.misere * others if name == announcer else -rules.misere
-        label = f"Misère de {announcer} ({rules.misere} × {others})"
+        label = f"Misère {of_name(announcer)} ({rules.misere} × {others})"
         terms.append(Term("misere", label, rules.misere * others))
     return shares, terms
 

@@ -10,6 +10,7 @@ from championship.forms.fields import (
     unbalanced_totals,
     version_field,
 )
+from championship.labels import of_player
 from championship.models import COLOURS
 from championship.services import seats_in_order
 from federation import validators
@@ -24,15 +25,15 @@ class SeatTotalsForm(MotifMixin, forms.Form):
         self.round = round_
         self.seats = list(seats if seats is not None else seats_in_order(round_))
         for seat in self.seats:
+            who = {"of_player": of_player(seat.player.name, "for")}
             self.fields[f"total_{seat.position}"] = BoundedIntegerField(
-                field_name=gettext("Total de %(player)s") % {"player": seat.player},
+                field_name=gettext("Total %(of_player)s") % who,
                 bounds=validators.ROUND_TOTAL,
                 label=seat.player.name,
                 initial=seat.total,
                 error_messages={
-                    "required": gettext("Total de %(player)s : obligatoire.") % {"player": seat.player},
-                    "invalid": gettext("Total de %(player)s : un nombre entier est attendu.")
-                    % {"player": seat.player},
+                    "required": gettext("Total %(of_player)s : obligatoire.") % who,
+                    "invalid": gettext("Total %(of_player)s : un nombre entier est attendu.") % who,
                 },
             )
         self.fields["version"] = version_field(round_.version)
@@ -119,16 +120,16 @@ class PaperTotalsForm(MotifMixin, forms.Form):
         self.seats = list(seats if seats is not None else seats_in_order(round_))
         paper = round_.paper_totals or {}
         for seat in self.seats:
+            who = {"of_player": of_player(seat.player.name, "for")}
             self.fields[f"paper_{seat.position}"] = BoundedIntegerField(
-                field_name=gettext("Total de %(player)s sur la feuille") % {"player": seat.player},
+                field_name=gettext("Total %(of_player)s sur la feuille") % who,
                 bounds=validators.ROUND_TOTAL,
                 label=seat.player.name,
                 initial=paper.get(str(seat.player_id)),
                 error_messages={
-                    "required": gettext("Total de %(player)s sur la feuille : obligatoire.")
-                    % {"player": seat.player},
-                    "invalid": gettext("Total de %(player)s sur la feuille : un nombre entier est attendu.")
-                    % {"player": seat.player},
+                    "required": gettext("Total %(of_player)s sur la feuille : obligatoire.") % who,
+                    "invalid": gettext("Total %(of_player)s sur la feuille : un nombre entier est attendu.")
+                    % who,
                 },
             )
         self.add_motif(round_)

@@ -8,6 +8,7 @@ from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, lock_round
 from championship.services.rounds import _author
 from federation import validators
+from scoring.french import of_name
 
 PAPER_REASON = "totaux de la feuille papier"
 
@@ -29,10 +30,10 @@ def set_paper_totals(round_, totals, *, version=None, reason=None, user=None):
     for player_id, total in totals.items():
         if isinstance(total, bool) or not isinstance(total, int):
             raise RoundError(
-                "paper", f"Total de {names[player_id]} sur la feuille : un nombre entier est attendu."
+                "paper", f"Total {of_name(names[player_id])} sur la feuille : un nombre entier est attendu."
             )
         if problem := validators.bounds_problem(total, validators.ROUND_TOTAL):
-            raise RoundError("paper", f"Total de {names[player_id]} sur la feuille : {problem}.")
+            raise RoundError("paper", f"Total {of_name(names[player_id])} sur la feuille : {problem}.")
     bump(round_, write=False)  # written with the totals
     round_.paper_totals = {str(player_id): total for player_id, total in totals.items()}
     round_._change_reason = reason or PAPER_REASON

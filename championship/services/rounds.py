@@ -837,7 +837,8 @@ def set_seat_totals(round_, totals, *, version=None, reason=None, user=None):
     for seat in seats:
         problem = validators.bounds_problem(totals[seat.player_id], validators.ROUND_TOTAL)
         if problem:
-            raise RoundError("totals", validators.field_message(f"Total de {seat.player}", problem))
+            label = f"Total {of_name(seat.player.name)}"
+            raise RoundError("totals", validators.field_message(label, problem))
     if sum(totals.values()) != 0:
         raise RoundError(
             "totals", f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0)."

@@ -136,7 +136,7 @@ def totals_data(totals, **extra):
 def test_it_refuses_corrected_totals_out_of_bounds(totals_round, total):
     form = SeatTotalsForm(totals_round, totals_data([total, -total, 0, 0, 0]))
     assert not form.is_valid()
-    assert form.errors["total_0"] == [f"Total de Alice : {total} n'est pas entre -1000000 et 1000000."]
+    assert form.errors["total_0"] == [f"Total d'Alice : {total} n'est pas entre -1000000 et 1000000."]
     assert round_totals(totals_round) == TOTALS
 
 

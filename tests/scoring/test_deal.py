@@ -410,3 +410,10 @@ def test_it_negates_the_petit_au_bout_when_the_other_side_wins_it(table_and_deal
     first = term_values(score_deal(deal, seats, UNIT_ONE), "petit_au_bout")
     second = term_values(score_deal(swapped, seats, UNIT_ONE), "petit_au_bout")
     assert first == [-value for value in second]
+
+
+
+def test_a_misere_names_its_player_with_the_elision_french_wants():
+    deal = played(partner=DAVID, bouts=2, points=Decimal(41), miseres=(EMILE, CHLOE))
+    labels = [term.label for term in score_deal(deal, FIVE, DEFAULT).terms if term.code == "misere"]
+    assert labels == ["Misère d'Émile (10 × 4)", "Misère de Chloé (10 × 4)"]
