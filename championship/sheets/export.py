@@ -65,7 +65,7 @@ def export_sheet(round_):
     if round_.totals_only:
         sheet["totals"] = totals
     else:
-        sheet["deals"] = [_export_deal(deal, names, len(seats)) for deal in deals]
+        sheet["deals"] = [export_deal(deal, names, len(seats)) for deal in deals]
     rulebook = round_.season.rulebook
     sheet["adjustments"] = [
         _export_adjustment(adjustment, rulebook)
@@ -107,7 +107,8 @@ def _code_order(code):
     return ITEM_ORDER.index(code) if code in ITEM_ORDER else len(ITEM_ORDER)
 
 
-def _export_deal(deal, names, table_size):
+def export_deal(deal, names, table_size):
+    """A stored deal as a sheet's deal (players by name: `names`, id -> name)."""
     entry = {"dealer": names[deal.dealer_id]}
     if deal.kind != Deal.PLAYED:
         entry["kind"] = deal.kind

@@ -13,9 +13,10 @@ import io
 from dataclasses import dataclass, field
 
 import tablib
+from django.db.models import Prefetch
 
-from championship.models import ChampionshipLine, Round
-from championship.sheets.export import export_sheet
+from championship.models import ChampionshipLine, Deal, Round, Seat
+from championship.sheets.export import export_deal, export_sheet
 from championship.sheets.spreadsheet import (
     ADJUSTMENT_COLUMNS,
     ALONE,
@@ -260,7 +261,12 @@ def season_tables(season, standings, *, drafts=False):
     tables = [Table("Classement", list(header), [list(row) for row in rows], widths={"Joueur": 20})]
     shown = season.rounds.all() if drafts else season.rounds.filter(status=Round.HOMOLOGATED)
     rounds = list(
-        shown.prefetch_related("seats__player").order_by("stage", "table", "number").select_related("season")
+        shown.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        )
+        .order_by("stage", "table", "number")
+        .select_related("season")
     )
     players = sorted({seat.player.name for round_ in rounds for seat in round_.seats.all()})
     manches = []
@@ -305,14 +311,15 @@ def season_tables(season, standings, *, drafts=False):
             widths={"Libellé": 60},
         )
     )
-    deals = []
+    deals = []  # every round's deals read at once (export_sheet would read each round apart)
     for round_ in rounds:
         if round_.totals_only:
             continue
-        sheet = export_sheet(round_)
-        size = len(sheet["players"])
+        seats = round_.seats.all()
+        names = {seat.player_id: seat.player.name for seat in seats}
         deals += [
-            [*_round_key(round_), *_deal_row(n, deal, size)] for n, deal in enumerate(sheet["deals"], 1)
+            [*_round_key(round_), *_deal_row(deal.number, export_deal(deal, names, len(seats)), len(seats))]
+            for deal in round_.deals.all()
         ]
     tables.append(Table(DONNES, ["Phase", "Table", "Manche", *(h for h, _key in DEAL_COLUMNS)], deals))
     return tables

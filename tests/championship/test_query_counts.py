@@ -13,9 +13,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from championship.models import Report
+from championship.models import Report, Round
 from federation.models import Player, Season
 from tests.championship.test_standings import play, table
+from tests.factories import make_round
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 ROUNDS = 3
@@ -62,3 +63,18 @@ def test_it_reads_the_page_in_as_many_queries_with_four_seasons_as_with_two(clie
     add_season(2007)
     four = count(client, url())
     assert four <= two, f"{two} requêtes avec deux saisons, {four} avec quatre"
+
+
+def test_it_reads_a_season_workbook_in_as_many_queries_with_six_rounds_as_with_three(client, season):
+    def workbook_queries():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("championship:season_workbook", args=[season.name, "xlsx"]))
+        assert response.status_code == 200 and response.content.startswith(b"PK")
+        return len(queries)
+
+    for number in (1, 2, 3):
+        make_round(season, number=number, status=Round.HOMOLOGATED)
+    three = workbook_queries()
+    for number in (4, 5, 6):
+        make_round(season, number=number, status=Round.HOMOLOGATED)
+    assert workbook_queries() <= three
