@@ -15,6 +15,7 @@ def choices(labels):
 
 COLOURS = choices(vocabulary.COLOUR_LABELS)
 COLOUR_LABELS = dict(COLOURS)
+CHIPS_LABELS = dict(choices(vocabulary.CHIPS_LABELS))
 STAGES = choices(vocabulary.STAGE_LABELS)
 STATUSES = choices(vocabulary.STATUS_LABELS)
 PLAYOFF_TABLES = [("", gettext_lazy("—")), *((table, table) for table in vocabulary.PLAYOFF_TABLES)]

@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.utils.translation import gettext
 
 from championship import labels
-from championship.choices import COLOUR_LABELS
+from championship.choices import CHIPS_LABELS, COLOUR_LABELS
 from championship.history import round_history, who
 from championship.models import ChampionshipLine, Deal, Round
 from championship.services import score_stored_round
@@ -57,6 +57,7 @@ class SeatRow:
     position: int  # 1-based
     colour: str
     colour_label: str
+    chips_label: str  # « jetons blancs »
     total: int | None
     rank: int | None
     tied: bool
@@ -337,6 +338,7 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
             position=seat.position + 1,
             colour=seat.colour,
             colour_label=str(COLOUR_LABELS.get(seat.colour, "")),
+            chips_label=str(CHIPS_LABELS.get(seat.colour, "")),
             total=seat.total,
             rank=seat.rank,
             tied=seat.tied,

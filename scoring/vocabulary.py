@@ -114,3 +114,11 @@ COLOUR_LABELS = {
     "vert": gettext_noop("vert"),
 }
 COLOURS = tuple(COLOUR_LABELS)
+# A player's chips, named with the colour agreeing (« jetons blancs »).
+CHIPS_LABELS = {
+    "blanc": gettext_noop("jetons blancs"),
+    "jaune": gettext_noop("jetons jaunes"),
+    "rouge": gettext_noop("jetons rouges"),
+    "bleu": gettext_noop("jetons bleus"),
+    "vert": gettext_noop("jetons verts"),
+}

@@ -8,7 +8,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from championship import choices
-from championship.choices import COLOUR_LABELS
+from championship.choices import CHIPS_LABELS
 from championship.forms.fields import (
     MOTIF_MAX_LENGTH,
     BoundedIntegerField,
@@ -190,8 +190,8 @@ class RoundCreateForm(forms.Form):
             if colour in first_row:
                 self.add_error(
                     f"colour_{row}",
-                    gettext("Couleur %(row)s : les jetons %(colour)s sont déjà à la place %(first)s.")
-                    % {"row": row, "colour": COLOUR_LABELS[colour], "first": first_row[colour]},
+                    gettext("Couleur %(row)s : les %(chips)s sont déjà à la place %(first)s.")
+                    % {"row": row, "chips": CHIPS_LABELS[colour], "first": first_row[colour]},
                 )
             else:
                 first_row[colour] = row

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext
 
-from championship.choices import COLOUR_LABELS
+from championship.choices import CHIPS_LABELS
 from championship.forms.fields import (
     BoundedIntegerField,
     MotifMixin,
@@ -92,8 +92,12 @@ class SeatColoursForm(MotifMixin, forms.Form):
             if colour in taken:
                 self.add_error(
                     f"colour_{seat.position}",
-                    gettext("Couleur de %(player)s : les jetons %(colour)s sont déjà à %(other)s.")
-                    % {"player": seat.player, "colour": COLOUR_LABELS[colour], "other": taken[colour]},
+                    gettext("Couleur %(of_player)s : les %(chips)s sont déjà à %(other)s.")
+                    % {
+                        "of_player": of_player(seat.player.name, "for"),
+                        "chips": CHIPS_LABELS[colour],
+                        "other": taken[colour],
+                    },
                 )
             else:
                 taken[colour] = seat.player.name

@@ -68,7 +68,7 @@ def test_it_refuses_a_player_seated_twice(season):
 def test_it_refuses_a_colour_taken_twice(season):
     form = RoundCreateForm(season, rows(colours=["blanc", "jaune", "rouge", "jaune", "vert"]))
     assert not form.is_valid()
-    assert form.errors["colour_4"] == ["Couleur 4 : les jetons jaune sont déjà à la place 2."]
+    assert form.errors["colour_4"] == ["Couleur 4 : les jetons jaunes sont déjà à la place 2."]
 
 
 def test_it_allows_seats_without_colour(season):
@@ -172,7 +172,7 @@ def test_it_refuses_the_same_colour_for_two_seats(season):
     data = {f"colour_{position}": colour for position, colour in enumerate(COLOURS)}
     data["colour_1"] = "blanc"
     form = SeatColoursForm(round_, data)
-    assert form.errors["colour_1"] == ["Couleur de Bruno : les jetons blanc sont déjà à Alice."]
+    assert form.errors["colour_1"] == ["Couleur de Bruno : les jetons blancs sont déjà à Alice."]
 
 
 def test_it_lets_two_players_swap_their_colours(season):

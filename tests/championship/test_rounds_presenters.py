@@ -32,6 +32,7 @@ def test_it_builds_the_example_round_as_plain_data(season):
     assert [deal.pot_after for deal in display.deals] == [0, 50, 70, 80]
     assert display.pot_left == 80
     assert display.pot_refund == (10, 10, 40, 10, 10)
+    assert [seat.chips_label for seat in display.seats][:2] == ["jetons blancs", "jetons jaunes"]
 
 
 def test_it_explains_each_deal_with_the_terms_of_the_engine(season):

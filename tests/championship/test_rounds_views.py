@@ -321,7 +321,7 @@ def test_it_shows_a_colour_error_on_the_entry_page(as_user, example):
         reverse("championship:seat_colours", args=[example.pk]), colours_data(**{"seats-colour_1": "blanc"})
     )
     assert response.status_code == 200
-    assert "Couleur de Bruno : les jetons blanc sont déjà à Alice." in response.content.decode()
+    assert "Couleur de Bruno : les jetons blancs sont déjà à Alice." in response.content.decode()
 
 
 # --- lifecycle -----------------------------------------------------------------------------------
