@@ -14,7 +14,7 @@ French of `scoring.french` (elisions included: « Poignée simple d'Igor »):
 
 import re
 
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import french
@@ -51,6 +51,18 @@ def of_player(name, english="by"):
     """« de Bruno », « d'Igor » in French (the complement of a noun); in English, the name after
     the preposition its phrase wants (« single handful by Igor », « the total for Émile »)."""
     return french.of_name(name) if french_active() else f"{english} {name}"
+
+
+def poignee_count(size, count):
+    """« 2 simples », « 1 double »: how many handfuls of a size a player showed."""
+    values = {"count": french.num(count)}
+    if size == "simple":
+        return ngettext("%(count)s simple", "%(count)s simples", count) % values
+    if size == "double":
+        return ngettext("%(count)s double", "%(count)s doubles", count) % values
+    if size == "triple":
+        return ngettext("%(count)s triple", "%(count)s triples", count) % values
+    return f"{values['count']} {size}"
 
 
 def poignee_of(size, player):

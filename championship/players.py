@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
+from championship.labels import poignee_count
 from championship.lateness import default_as_of
 from championship.models import ChampionshipLine, Deal, Round, Seat
 from championship.player_charts import cumulative_points
@@ -298,7 +299,7 @@ def statistics(counts):
         "chelems": counts["chelems"],
         "petit_attack": counts["petit_attack"],
         "petit_defence": counts["petit_defence"],
-        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS.items() if poignees[size]],
+        "poignees": [poignee_count(size, poignees[size]) for size in POIGNEE_LABELS if poignees[size]],
         "poignees_total": sum(n for key, n in counts.items() if key[0] == "poignee" and len(key) == 2),
         "miseres": counts["miseres"],
     }

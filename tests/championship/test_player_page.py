@@ -66,7 +66,11 @@ def reference_statistics(player):
         **{key: stats[key] for key in ("called", "called_made", "defended", "defended_failed", "chelems")},
         "petit_attack": stats["petit_attack"],
         "petit_defence": stats["petit_defence"],
-        "poignees": [f"{poignees[size]} {label}" for size, label in POIGNEE_LABELS.items() if poignees[size]],
+        "poignees": [  # « 2 simples, 1 double »
+            f"{poignees[size]} {label}{'s' if poignees[size] > 1 else ''}"
+            for size, label in POIGNEE_LABELS.items()
+            if poignees[size]
+        ],
         "poignees_total": sum(poignees.values()),
         "miseres": stats["miseres"],
     }
