@@ -192,15 +192,19 @@ def round_edit(request, pk):
 
 @login_required
 @require_POST
-def deal_preview(request, pk):
-    """htmx, as the deal form is filled: the next deal scored by the form's own validation (the
-    scoring engine, as saving does), its shares and the new totals, or what is still missing.
-    Nothing is written (the form's one-time key is not claimed)."""
-    round_ = _get_round_for_editing(request, pk)
-    if round_.totals_only:
-        raise Http404(gettext("Cette manche n'a que des totaux."))
+def deal_preview(request, pk, number=None):
+    """htmx, as the deal form is filled: the next deal (or the correction of deal `number`)
+    scored by the form's own validation (the scoring engine, as saving does), its shares and the
+    new totals, or what is still missing. Nothing is written (the form's one-time key is not
+    claimed)."""
+    if number is None:
+        round_, deal = _get_round_for_editing(request, pk), None
+        if round_.totals_only:
+            raise Http404(gettext("Cette manche n'a que des totaux."))
+    else:
+        round_, deal = _get_deal_for_editing(request, pk, number)
     data = services.read_round_data(round_, adjustments=False)
-    form = DealForm(round_, request.POST, data=data)
+    form = DealForm(round_, request.POST, deal=deal, data=data)
     preview = score_preview(form.scored, form.candidate, form.seats) if form.is_valid() else None
     problems = [] if preview else [error for errors in form.errors.values() for error in errors]
     return render(
@@ -569,6 +573,7 @@ urlpatterns = [
     path("manches/<int:pk>/saisie/", round_edit, name="round_edit"),
     path("manches/<int:pk>/donnes/<int:number>/", deal_edit, name="deal_edit"),
     path("manches/<int:pk>/apercu/", deal_preview, name="deal_preview"),
+    path("manches/<int:pk>/donnes/<int:number>/apercu/", deal_preview, name="deal_correction_preview"),
     path("manches/<int:pk>/donnes/<int:number>/supprimer/", deal_delete, name="deal_delete"),
     path("manches/<int:pk>/bonus/", adjustment_add, name="adjustment_add"),
     path(

@@ -45,6 +45,28 @@ def test_it_previews_the_deal_with_the_scoring_engine_and_stores_nothing(as_user
         assert f'<td class="num">{seat.total}</td>'.replace("-", "\u2212") in html
 
 
+def test_it_previews_the_correction_of_a_deal_and_stores_nothing(as_user, example):
+    client = as_user("secretary")
+    data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
+    data.update(called="pique", partner="seul", bouts="1", points="52")
+    def state():
+        return example.version, list(Deal.objects.values_list("pk", "points", "shares")), Deal.history.count()
+
+    before = state()
+    url = reverse("championship:deal_correction_preview", args=[example.pk, 4])
+    html = client.post(url, data, **HTMX).content.decode()
+    assert "Aperçu de la donne 4" in html and "Garde sans d&#x27;Alice, sans partenaire, faite de 1" in html
+    example.refresh_from_db()
+    assert state() == before
+    # what saving the correction gives is what the preview showed
+    client.post(reverse("championship:deal_edit", args=[example.pk, 4]), data)
+    display = round_display(Round.objects.get(pk=example.pk))
+    for seat in display.seats:
+        assert f'<td class="num">{seat.total}</td>'.replace("-", "\u2212") in html
+    page = client.get(reverse("championship:deal_edit", args=[example.pk, 4])).content.decode()
+    assert f'hx-post="{url}"' in page
+
+
 def test_it_says_what_is_missing_in_the_preview(as_user, example):
     response = preview(as_user("secretary"), example, fifth_deal_data(points=""))
     html = response.content.decode()

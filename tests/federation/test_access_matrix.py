@@ -247,6 +247,10 @@ TABLE = {
         (round_path("draft", "apercu/"), MEMBERS_POST_NOTHING, ENTRY),
         (round_path("homologated", "apercu/"), MEMBERS_POST_NOTHING, BOARD),
     ],
+    "manches/<int:pk>/donnes/<int:number>/apercu/": [
+        (round_path("draft", "donnes/1/apercu/"), MEMBERS_POST_NOTHING, ENTRY),
+        (round_path("homologated", "donnes/1/apercu/"), MEMBERS_POST_NOTHING, BOARD),
+    ],
     # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
     "manches/<int:pk>/feuille-papier/": [
         (round_path("draft", "feuille-papier/"), MEMBERS_POST_NOTHING, ENTRY),
