@@ -58,7 +58,7 @@ def _final_place(p):
     place = english_ordinal(p["place"])
     if p["tied_with"] is not None:
         return gettext(
-            "%(place)s ex æquo du classement final avec %(player)s, départagé par l'ordre alphabétique"
+            "%(place)s ex æquo du classement final avec %(player)s, l'ordre alphabétique les départage"
         ) % {"place": place, "player": p["tied_with"]}
     return gettext("%(place)s du classement final") % {"place": place}
 
@@ -149,8 +149,8 @@ def _safe(p):
             "fall": gettext(" et ").join(fall),
         }
     else:
-        low = gettext("à %(worst)s points, qu'il ne peut plus perdre") % {"worst": num(p["worst"])}
-    return gettext("Qualifié : %(low)s, %(reach)s, pour %(places)s") % {
+        low = gettext("à %(worst)s points, qui ne peuvent plus baisser") % {"worst": num(p["worst"])}
+    return gettext("Qualification assurée : %(low)s, %(reach)s, pour %(places)s") % {
         "low": low,
         "reach": _can_reach(p["threats"]),
         "places": _places(p["places"]),
@@ -159,8 +159,8 @@ def _safe(p):
 
 def _out_of_reach(p):
     return gettext(
-        "Éliminé : même au plus haut, à %(best)s points (+%(gain)s par manche au plus sur %(rounds)s), "
-        "%(ahead)s joueurs classés resteront devant lui, pour %(places)s"
+        "Hors course : même au plus haut, à %(best)s points (+%(gain)s par manche au plus sur %(rounds)s), "
+        "%(ahead)s joueurs classés resteront devant, pour %(places)s"
     ) % {
         "best": num(p["best"]),
         "gain": p["gain"],
@@ -172,8 +172,8 @@ def _out_of_reach(p):
 
 def _open(p):
     ahead = _count(
-        "%(count)s joueur classé assuré de rester devant lui",
-        "%(count)s joueurs classés assurés de rester devant lui",
+        "%(count)s joueur classé assuré de rester devant",
+        "%(count)s joueurs classés assurés de rester devant",
         p["ahead"],
     )
     return gettext("En course : %(reach)s ; %(ahead)s, pour %(places)s") % {
@@ -189,7 +189,7 @@ def _place_of(msgid):
 
 ENGLISH = {
     "unranked": lambda p: (
-        gettext("non classé : moins de %(minimum)s manches (%(played)s)")
+        gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
         % {"minimum": p["minimum"], "played": _played(p["rounds"])}
     ),
     "no_cup": lambda p: (
@@ -214,16 +214,16 @@ ENGLISH = {
     "table_cut": _table_cut,
     "third_cut": _third_cut,
     "table_qualifier": lambda p: (
-        gettext("%(position)s de la table %(table)s")
+        gettext("%(position)s place de la table %(table)s")
         % {"position": english_ordinal(p["position"]), "table": p["table"]}
     ),
     "best_third": lambda p: (
-        gettext("meilleur %(position)s des tables (total %(total)s)")
+        gettext("meilleure %(position)s place des tables (total %(total)s)")
         % {"position": english_ordinal(p["position"]), "total": num(p["total"])}
     ),
     "final_winner": _final_winner,
     "cannot_rank": lambda p: (
-        gettext("Éliminé : %(played)s et %(to_play)s, il en faut %(needed)s pour être classé")
+        gettext("Hors course : %(played)s et %(to_play)s, il en faut %(needed)s pour entrer au classement")
         % {
             "played": _played(p["rounds"]),
             "to_play": _count("%(count)s manche à jouer", "%(count)s manches à jouer", p["remaining"]),
@@ -233,7 +233,7 @@ ENGLISH = {
     "safe": _safe,
     "out_of_reach": _out_of_reach,
     "not_ranked_yet": lambda p: (
-        gettext("En course : %(played)s, il en faut %(needed)s pour être classé")
+        gettext("En course : %(played)s, il en faut %(needed)s pour entrer au classement")
         % {"played": _played(p["rounds"]), "needed": p["needed"]}
     ),
     "open": _open,
@@ -245,24 +245,26 @@ ENGLISH = {
         % {"rank": english_ordinal(p["rank"]), "places": p["places"]}
     ),
     "final_in": _place_of(
-        gettext_noop("Qualifié : %(place)s du classement final, parmi les %(places)s places")
+        gettext_noop(
+            "Qualification assurée : %(place)s place du classement final, parmi les %(places)s places"
+        )
     ),
     "final_out": _place_of(
-        gettext_noop("Éliminé : %(place)s du classement final, hors des %(places)s places")
+        gettext_noop("Hors course : %(place)s place du classement final, au-delà des %(places)s places")
     ),
     "final_unranked": lambda p: (
-        gettext("Éliminé : non classé, moins de %(needed)s manches") % {"needed": p["needed"]}
+        gettext("Hors course : hors classement, moins de %(needed)s manches") % {"needed": p["needed"]}
     ),
     "late_in": _place_of(
         gettext_noop(
-            "Qualifié : au pire %(place)s du classement final (malus de compte-rendu en retard à venir "
-            "compris), parmi les %(places)s places"
+            "Qualification assurée : au pire à la %(place)s place du classement final (malus de "
+            "compte-rendu en retard à venir compris), parmi les %(places)s places"
         )
     ),
     "late_out": _place_of(
         gettext_noop(
-            "Éliminé : au mieux %(place)s du classement final (malus de compte-rendu en retard à venir "
-            "compris), hors des %(places)s places"
+            "Hors course : au mieux à la %(place)s place du classement final (malus de "
+            "compte-rendu en retard à venir compris), au-delà des %(places)s places"
         )
     ),
     "late_between": lambda p: (

@@ -172,12 +172,15 @@ def season_pieces(standings, counts):
     points = standings.data.points
     for member in [*{*rows, *unranked, *counts}, None]:
         series = cumulative_points(standings, member, late[member])
-        yield member, PlayerSeasonPiece(
-            row=_place(rows.get(member), ranked=True),
-            unranked=_place(unranked.get(member), ranked=False),
-            series=[(round_.number, round_points, running) for round_, round_points, running in series],
-            scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
-            counts=counts.get(member, Counter()),
+        yield (
+            member,
+            PlayerSeasonPiece(
+                row=_place(rows.get(member), ranked=True),
+                unranked=_place(unranked.get(member), ranked=False),
+                series=[(round_.number, round_points, running) for round_, round_points, running in series],
+                scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
+                counts=counts.get(member, Counter()),
+            ),
         )
 
 

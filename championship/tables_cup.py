@@ -12,7 +12,11 @@ from championship.tables_export import SpreadsheetSafeTable
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.french import num, ordinal
 
-STATUS_LABELS = {QUALIFIED: _("qualifié"), ELIMINATED: _("éliminé"), IN_CONTENTION: _("en course")}
+STATUS_LABELS = {
+    QUALIFIED: _("qualification assurée"),
+    ELIMINATED: _("hors course"),
+    IN_CONTENTION: _("en course"),
+}
 
 
 class CupStatusTable(SpreadsheetSafeTable):
@@ -44,7 +48,7 @@ class CupStatusTable(SpreadsheetSafeTable):
 
     def render_rank(self, record):
         if record.row is None:
-            return format_html('<span class="muted">{}</span>', _("non classé"))
+            return format_html('<span class="muted">{}</span>', _("hors classement"))
         rank = ordinal(record.row.rank) if french_active() else english_ordinal(record.row.rank)
         if record.row.tied:
             return gettext("%(rank)s ex æquo") % {"rank": rank}

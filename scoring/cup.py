@@ -212,7 +212,7 @@ def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> 
     seed = {player: index for index, player in enumerate(players)}
     unknown = [player for player in final_totals if player not in seed]
     if unknown:
-        raise ValueError(f"Finale : {unknown[0]} n'est pas qualifié pour la finale")
+        raise ValueError(f"Finale : {unknown[0]} ne fait pas partie des finalistes")
     return min(final_totals, key=lambda p: (-final_totals[p], seed[p]))
 
 

@@ -7,9 +7,9 @@ a code and the figures and names its sentence needs. `french` writes that senten
 from the same code and figures (`championship.cup_labels`), never from the French sentence.
 
 >>> french(Reason("unranked", {"minimum": 3, "rounds": 2}))
-'non classé : moins de 3 manches (2 manches jouées)'
+'hors classement : moins de 3 manches (2 manches jouées)'
 >>> french(Reason("final_in", {"place": 1, "places": 10}))
-'Qualifié : 1er du classement final, parmi les 10 places'
+'Qualification assurée : 1re place du classement final, parmi les 10 places'
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _final_place(p) -> str:
     if p["tied_with"] is not None:
         return (
             f"{ordinal(p['place'])} ex æquo du classement final avec {p['tied_with']}, "
-            "départagé par l'ordre alphabétique"
+            "l'ordre alphabétique les départage"
         )
     return f"{ordinal(p['place'])} du classement final"
 
@@ -99,8 +99,8 @@ def _safe(p) -> str:
     if fall:
         low = f"même au plus bas, à {num(p['worst'])} points ({' et '.join(fall)})"
     else:
-        low = f"à {num(p['worst'])} points, qu'il ne peut plus perdre"
-    return f"Qualifié : {low}, {_can_reach(p['threats'])}, pour {_places(p['places'])}"
+        low = f"à {num(p['worst'])} points, qui ne peuvent plus baisser"
+    return f"Qualification assurée : {low}, {_can_reach(p['threats'])}, pour {_places(p['places'])}"
 
 
 def _final_winner(p) -> str:
@@ -116,7 +116,7 @@ _LATE = "malus de compte-rendu en retard à venir compris"
 
 FRENCH: dict[str, Callable[[Mapping], str]] = {
     # seeding (scoring.cup.seed_cup): why a player is not among the seeds
-    "unranked": lambda p: f"non classé : moins de {p['minimum']} manches ({_played(p['rounds'])})",
+    "unranked": lambda p: f"hors classement : moins de {p['minimum']} manches ({_played(p['rounds'])})",
     "no_cup": lambda p: (
         f"pas de Coupe du Monde : {plural(p['count'], 'joueur')} {agree(p['count'], 'classé')}, "
         f"il en faut au moins {p['minimum']}"
@@ -133,52 +133,57 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
         + f") : {_cut_phrase(p['qualifiers'], p['best_thirds'])}"
     ),
     "third_cut": lambda p: (
-        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : moins bon "
-        f"{ordinal(p['position'])} que {p['kept']} (table {p['kept_table']}, total {num(p['kept_total'])}"
+        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : derrière "
+        f"{p['kept']}, {ordinal(p['position'])} de la table {p['kept_table']} (total {num(p['kept_total'])}"
         + (f", {_seed_tie(p)}" if p["tied"] else "")
         + ")"
     ),
     # the play-off tables and the final (championship.cup)
-    "table_qualifier": lambda p: f"{ordinal(p['position'])} de la table {p['table']}",
-    "best_third": lambda p: f"meilleur {ordinal(p['position'])} des tables (total {num(p['total'])})",
+    "table_qualifier": lambda p: f"{ordinal(p['position'], feminine=True)} place de la table {p['table']}",
+    "best_third": lambda p: (
+        f"meilleure {ordinal(p['position'], feminine=True)} place des tables (total {num(p['total'])})"
+    ),
     "final_winner": _final_winner,
     # statuses for the play-offs during the season (scoring.cup.playoff_status)
     "cannot_rank": lambda p: (
-        f"Éliminé : {_played(p['rounds'])} et {plural(p['remaining'], 'manche')} à jouer, "
-        f"il en faut {p['needed']} pour être classé"
+        f"Hors course : {_played(p['rounds'])} et {plural(p['remaining'], 'manche')} à jouer, "
+        f"il en faut {p['needed']} pour entrer au classement"
     ),
     "safe": _safe,
     "out_of_reach": lambda p: (
-        f"Éliminé : même au plus haut, à {num(p['best'])} points (+{p['gain']} par manche au plus sur "
-        f"{_the_rounds(p['remaining'])}), {p['ahead']} joueurs classés resteront devant lui, "
+        f"Hors course : même au plus haut, à {num(p['best'])} points (+{p['gain']} par manche au plus sur "
+        f"{_the_rounds(p['remaining'])}), {p['ahead']} joueurs classés resteront devant, "
         f"pour {_places(p['places'])}"
     ),
     "not_ranked_yet": lambda p: (
-        f"En course : {_played(p['rounds'])}, il en faut {p['needed']} pour être classé"
+        f"En course : {_played(p['rounds'])}, il en faut {p['needed']} pour entrer au classement"
     ),
     "open": lambda p: (
         f"En course : {_can_reach(p['threats'])} ; "
         f"{plural(p['ahead'], 'joueur')} {agree(p['ahead'], 'classé')} {agree(p['ahead'], 'assuré')} "
-        f"de rester devant lui, pour {_places(p['places'])}"
+        f"de rester devant, pour {_places(p['places'])}"
     ),
     "final_tie": lambda p: (
         f"En course : ex æquo parfait à la {ordinal(p['rank'], feminine=True)} place, à la limite "
         f"des {p['places']} places, que les critères du règlement ne départagent pas"
     ),
     "final_in": lambda p: (
-        f"Qualifié : {ordinal(p['place'])} du classement final, parmi les {p['places']} places"
+        f"Qualification assurée : {ordinal(p['place'], feminine=True)} place du classement final, "
+        f"parmi les {p['places']} places"
     ),
     "final_out": lambda p: (
-        f"Éliminé : {ordinal(p['place'])} du classement final, hors des {p['places']} places"
+        f"Hors course : {ordinal(p['place'], feminine=True)} place du classement final, "
+        f"au-delà des {p['places']} places"
     ),
-    "final_unranked": lambda p: f"Éliminé : non classé, moins de {p['needed']} manches",
+    "final_unranked": lambda p: f"Hors course : hors classement, moins de {p['needed']} manches",
     "late_in": lambda p: (
-        f"Qualifié : au pire {ordinal(p['place'])} du classement final ({_LATE}), "
+        f"Qualification assurée : au pire à la {ordinal(p['place'], feminine=True)} place du "
+        f"classement final ({_LATE}), "
         f"parmi les {p['places']} places"
     ),
     "late_out": lambda p: (
-        f"Éliminé : au mieux {ordinal(p['place'])} du classement final ({_LATE}), "
-        f"hors des {p['places']} places"
+        f"Hors course : au mieux à la {ordinal(p['place'], feminine=True)} place du "
+        f"classement final ({_LATE}), au-delà des {p['places']} places"
     ),
     "late_between": lambda p: (
         f"En course : entre la {ordinal(p['high'], feminine=True)} et la "

@@ -67,7 +67,7 @@ def test_it_explains_why_a_player_is_not_seeded(season):
     reasons = dict((str(player), french(reason)) for player, reason in cup_state(season).exclusions)
 
     assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
-    assert reasons["U1"] == "non classé : moins de 3 manches (1 manche jouée)"
+    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
 
 
 def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
@@ -122,7 +122,7 @@ def test_it_qualifies_two_per_table_and_the_best_third_breaking_ties_by_seed(sea
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
     assert set(reasons) == set(names(6, 7, 8, 9, 10))
     assert reasons["S06"] == (
-        "3e de la table B (total 50) : moins bon 3e que S05 (table A, total 50, "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
         "égalité départagée par la tête de série (5 contre 6))"
     )
     assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
@@ -141,7 +141,7 @@ def test_it_breaks_a_tie_at_the_cut_of_a_table_by_seed(season):
     assert [line.player.name for line in state.tables[0].lines[:3]] == names(1, 4, 5)
     assert [player.name for player in state.finalists] == names(1, 2, 3, 4, 6)
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
-    assert "moins bon 3e que S03" in reasons["S05"]
+    assert "derrière S03, 3e de la table" in reasons["S05"]
 
 
 def test_it_waits_for_every_table_to_be_homologated(season):
@@ -214,14 +214,15 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
     assert french(statuses["S11"].reason).startswith(
-        "Éliminé : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
+        "Hors course : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
     )
     assert french(statuses["S01"].reason).startswith(
-        "Qualifié : même au plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
+        "Qualification assurée : même au plus bas, à 90 points (−30 par manche au plus sur la "
+        "manche restante)"
     )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
-    assert "il en faut 3 pour être classé" in french(statuses["Membre"].reason)
+    assert "il en faut 3 pour entrer au classement" in french(statuses["Membre"].reason)
     assert "Ancien" not in statuses
 
 
@@ -253,8 +254,13 @@ def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
 
     statuses = statuses_by_name(season)
 
-    assert french(statuses["S10"].reason) == "Qualifié : 10e du classement final, parmi les 10 places"
-    assert french(statuses["S11"].reason) == "Éliminé : 11e du classement final, hors des 10 places"
+    assert (
+        french(statuses["S10"].reason)
+        == "Qualification assurée : 10e place du classement final, parmi les 10 places"
+    )
+    assert (
+        french(statuses["S11"].reason) == "Hors course : 11e place du classement final, au-delà des 10 places"
+    )
 
 
 # --- the cup command -----------------------------------------------------------------------------

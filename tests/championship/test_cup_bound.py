@@ -192,8 +192,8 @@ def test_it_leaves_in_contention_a_leader_whose_missing_report_may_still_cost_hi
     )
     assert statuses["Bruno"].code == IN_CONTENTION
     assert french(statuses["Chloé"].reason) == (
-        "Éliminé : au mieux 3e du classement final (malus de compte-rendu en retard à venir "
-        "compris), hors des 1 places"
+        "Hors course : au mieux à la 3e place du classement final (malus de compte-rendu en "
+        "retard à venir compris), au-delà des 1 places"
     )
 
 
@@ -207,7 +207,10 @@ def test_it_qualifies_a_leader_whom_no_malus_to_come_can_catch(db):
 
     statuses = {player.name: status for player, status in season_statuses(season).items()}
 
-    assert french(statuses["Alice"].reason) == "Qualifié : 1er du classement final, parmi les 1 places"
+    assert (
+        french(statuses["Alice"].reason)
+        == "Qualification assurée : 1re place du classement final, parmi les 1 places"
+    )
 
 
 def test_it_says_which_bound_the_statuses_rest_on(client, db):

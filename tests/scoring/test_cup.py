@@ -112,7 +112,9 @@ def test_it_lists_unranked_players_among_the_exclusions():
     plan = seed_cup(ranked, RULEBOOK, unranked)
 
     assert "Zoé" not in plan.seeds
-    assert french_pairs(plan.exclusions) == [("Zoé", "non classé : moins de 3 manches (2 manches jouées)")]
+    assert french_pairs(plan.exclusions) == [
+        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
+    ]
 
 
 def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
@@ -125,7 +127,7 @@ def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
     assert french_pairs(plan.exclusions) == [
         (
             "Yves",
-            "10e ex æquo du classement final avec Xavier, départagé par l'ordre alphabétique : "
+            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
             "hors des 10 qualifiés pour les play-offs",
         )
     ]
@@ -158,7 +160,7 @@ def test_it_qualifies_the_docstring_example():
     assert result.complete
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert {player: french(reason) for player, reason in result.reasons.items()} == {
-        "S06": "3e de la table B (total 40) : moins bon 3e que S05 (table A, total 50)",
+        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
         "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
         "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
@@ -181,7 +183,7 @@ def test_it_breaks_a_tie_at_the_table_cut_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 6)
     assert french(result.reasons["S05"]) == (
-        "3e de la table A (total 60) : moins bon 3e que S06 (table B, total 70)"
+        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
     )
     assert french(result.reasons["S08"]) == (
         "4e de la table A (total 60, à égalité avec S05, égalité départagée par la tête de "
@@ -196,7 +198,7 @@ def test_it_breaks_a_tie_between_thirds_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert french(result.reasons["S06"]) == (
-        "3e de la table B (total 50) : moins bon 3e que S05 (table A, total 50, égalité "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
         "départagée par la tête de série (5 contre 6))"
     )
 
@@ -308,17 +310,19 @@ def test_it_decides_statuses_only_when_certain():
         "Fanny": IN_CONTENTION,
     }
     assert french(statuses["Alice"].reason) == (
-        "Qualifié : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
+        "Qualification assurée : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
         "restantes), un seul autre joueur peut l'atteindre ou l'égaler, pour 2 places"
     )
     assert french(statuses["David"].reason) == (
-        "Éliminé : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
-        "restantes), 2 joueurs classés resteront devant lui, pour 2 places"
+        "Hors course : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
+        "restantes), 2 joueurs classés resteront devant, pour 2 places"
     )
     assert french(statuses["Émile"].reason) == (
-        "Éliminé : 0 manche jouée et 2 manches à jouer, il en faut 3 pour être classé"
+        "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
     )
-    assert french(statuses["Fanny"].reason) == ("En course : 1 manche jouée, il en faut 3 pour être classé")
+    assert french(statuses["Fanny"].reason) == (
+        "En course : 1 manche jouée, il en faut 3 pour entrer au classement"
+    )
 
 
 @pytest.mark.parametrize(
@@ -367,7 +371,9 @@ def test_it_follows_the_final_ranking_when_no_round_is_left():
         "Chloé": ELIMINATED,
         "David": ELIMINATED,  # not ranked
     }
-    assert french(statuses["Chloé"].reason) == ("Éliminé : 3e du classement final, hors des 2 places")
+    assert french(statuses["Chloé"].reason) == (
+        "Hors course : 3e place du classement final, au-delà des 2 places"
+    )
 
 
 def test_it_leaves_players_fully_tied_at_the_cut_in_contention():

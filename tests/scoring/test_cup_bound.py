@@ -1,6 +1,6 @@
 """The bound the play-off statuses rest on, checked against rounds scored by the real engine.
 
-A status shown during the season ("qualifié", "éliminé") must hold whatever the remaining rounds
+A status shown during the season (qualified, eliminated) must hold whatever the remaining rounds
 bring: here they are random deals scored by ``scoring.round``, their championship line items by
 ``scoring.championship`` (every bonus per deal), catalogue bonuses and maluses (the Direction's
 fixed points included), and the late-report malus as it grows until the season's end.
