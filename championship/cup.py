@@ -11,6 +11,10 @@ better regular-season seed, i.e. the order of the final ranking.
 the play-offs — decided only when it is mathematically certain (`scoring.cup.playoff_status`),
 on the bound that `season_outlook` reads from the season: its round limits, the rounds still to
 count and what the late-report malus may still add by the season's end.
+
+Every reason and warning is a `scoring.cup_reasons.Reason` (a code and its figures): the `cup`
+command writes it in French (`scoring.cup_reasons.french`), a page in its visitor's language
+(`championship.cup_labels`).
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from scoring.cup import (
     round_bounds,
     seed_cup,
 )
-from scoring.french import agree, num, ordinal, plural
+from scoring.cup_reasons import Reason
+from scoring.french import num
 from scoring.ranking import PlayerSeason, name_key
 
 NO_CUP, DIRECT_FINAL, PLAYOFFS = "none", "direct", "playoffs"
@@ -62,7 +67,7 @@ class CupLine:
     total: int | None
     position: int | None  # place at the table by total, ties broken by seed
     outcome: str  # TO_FINAL, BEST_THIRD, OUT, PENDING; for the final "champion" or ""
-    reason: str
+    reason: Reason | None
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class CupState:
     kind: str  # NO_CUP, DIRECT_FINAL or PLAYOFFS
     provisional: bool  # regular rounds remain: the seeds may still change
     seeds: list  # Seed
-    exclusions: list  # (Player or name, reason) of the seeding
+    exclusions: list  # (Player or name, Reason) of the seeding
     tables: list  # CupTable
     playoff_totals: dict  # table -> {name: total} of the homologated play-off rounds
     qualification: Qualification
@@ -96,7 +101,7 @@ class CupState:
     final: Round | None  # the homologated final (the last one if several)
     final_lines: list  # CupLine
     champion: Player | None
-    warnings: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # Reason
     players: dict = field(default_factory=dict)  # name -> Player
 
     @property
@@ -170,10 +175,7 @@ def cup_state(season, standings=None, cup_rounds=None):
     playoff_rounds = [r for r in cup_rounds if r.stage == Round.PLAYOFF]
     final_rounds = [r for r in cup_rounds if r.stage == Round.FINAL]
     if playoff_rounds and not plan.tables:
-        warnings.append(
-            "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
-            "play-offs : elles ne comptent pas."
-        )
+        warnings.append(Reason("playoffs_without_plan"))
 
     playoff_totals = {}
     counted_by_table = {}
@@ -181,15 +183,14 @@ def cup_state(season, standings=None, cup_rounds=None):
         rounds = [r for r in playoff_rounds if r.table == table]
         counted = _latest_homologated(rounds)
         if len([r for r in rounds if r.status == Round.HOMOLOGATED]) > 1:
-            warnings.append(
-                f"Plusieurs manches homologuées à la table {table} des play-offs : seule la manche "
-                f"n° {counted.number} compte."
-            )
+            warnings.append(Reason("several_playoff_rounds", {"table": table, "number": counted.number}))
         totals = _totals(counted)
         if totals and set(totals) != set(names):
             warnings.append(
-                f"La manche de la table {table} des play-offs réunit {_names(totals)} au lieu des "
-                f"qualifiés {_names(names)} : elle ne compte pas tant qu'elle n'est pas corrigée."
+                Reason(
+                    "wrong_playoff_players",
+                    {"table": table, "players": _names(totals), "expected": _names(names)},
+                )
             )
             totals = {}
         counted_by_table[table] = (rounds, counted if totals else None)
@@ -202,12 +203,14 @@ def cup_state(season, standings=None, cup_rounds=None):
 
     final = _latest_homologated(final_rounds)
     if len([r for r in final_rounds if r.status == Round.HOMOLOGATED]) > 1:
-        warnings.append(f"Plusieurs finales homologuées : seule la manche n° {final.number} compte.")
+        warnings.append(Reason("several_finals", {"number": final.number}))
     final_totals = _totals(final)
     if final_totals and qualification.complete and set(final_totals) != set(qualification.finalists):
         warnings.append(
-            f"La finale réunit {_names(final_totals)} au lieu des qualifiés "
-            f"{_names(qualification.finalists)}."
+            Reason(
+                "wrong_finalists",
+                {"players": _names(final_totals), "expected": _names(qualification.finalists)},
+            )
         )
     # The regular season's order breaks ties: ranked players, then the others.
     order = [row.player.name for row in standings.ranked] + [row.player.name for row in standings.unranked]
@@ -243,7 +246,7 @@ def _seats_prefetch():
 
 
 def _names(names):
-    return ", ".join(sorted(names, key=name_key))
+    return tuple(sorted(names, key=name_key))
 
 
 def _tables(plan, counted_by_table, playoff_totals, qualification, players, rulebook):
@@ -260,14 +263,14 @@ def _tables(plan, counted_by_table, playoff_totals, qualification, players, rule
         lines = []
         for position, name in enumerate(order, start=1):
             if not qualification.complete:
-                outcome, reason = PENDING, ""
+                outcome, reason = PENDING, None
             elif name in finalists and position <= qualifiers:
-                outcome, reason = TO_FINAL, f"{ordinal(position)} de la table {table}"
+                outcome, reason = TO_FINAL, Reason("table_qualifier", {"position": position, "table": table})
             elif name in finalists:
                 outcome = BEST_THIRD
-                reason = f"meilleur {ordinal(position)} des tables (total {num(totals[name])})"
+                reason = Reason("best_third", {"position": position, "total": totals[name]})
             else:
-                outcome, reason = OUT, qualification.reasons.get(name, "")
+                outcome, reason = OUT, qualification.reasons.get(name)
             line = CupLine(
                 players[name],
                 seed_index[name] + 1,
@@ -294,21 +297,23 @@ def _final_lines(final, finalists, totals, seed_number, order, players, winner):
                 totals[name],
                 position,
                 "champion" if name == winner else "",
-                _final_reason(name, names, totals, seed_number) if name == winner else "",
+                _final_reason(name, names, totals, seed_number) if name == winner else None,
             )
             for position, name in enumerate(names, start=1)
         ]
-    return [CupLine(player, seed_number.get(player.name), None, None, "", "") for player in finalists]
+    return [CupLine(player, seed_number.get(player.name), None, None, "", None) for player in finalists]
 
 
 def _final_reason(name, names, totals, seed_number):
-    tied = [other for other in names if other != name and totals[other] == totals[name]]
-    if not tied:
-        return f"vainqueur de la finale (total {num(totals[name])})"
-    return (
-        f"vainqueur de la finale (total {num(totals[name])}, à égalité avec {', '.join(tied)} : "
-        f"égalité départagée par la tête de série, {seed_number.get(name, '—')} contre "
-        f"{', '.join(str(seed_number.get(other, '—')) for other in tied)})"
+    tied = tuple(other for other in names if other != name and totals[other] == totals[name])
+    return Reason(
+        "final_winner",
+        {
+            "total": totals[name],
+            "tied": tied,
+            "seed": str(seed_number.get(name, "—")),
+            "tied_seeds": tuple(str(seed_number.get(other, "—")) for other in tied),
+        },
     )
 
 
@@ -483,13 +488,13 @@ def status_rows(season, standings=None, outlook=None):
 
 
 def status_assumption(season, standings, outlook=None):
-    """The documented assumption of the statuses, in French, with this season's figures."""
+    """The documented assumption of the statuses, with this season's figures (the rounds left as
+    `Reason`s: ``rounds_scheduled``, then ``rounds_pending`` if any)."""
     rulebook = season.rulebook
     outlook = outlook or season_outlook(season, standings)
-    pending = outlook.pending
-    parts = [f"{_rounds(outlook.scheduled, 'régulière')} encore au calendrier"]
-    if pending:
-        parts.append(f"{_rounds(pending, 'saisie')} mais pas encore {agree(pending, 'homologuée')}")
+    parts = [Reason("rounds_scheduled", {"count": outlook.scheduled})]
+    if outlook.pending:
+        parts.append(Reason("rounds_pending", {"count": outlook.pending}))
     return {
         "left": outlook.rounds,
         "parts": parts,
@@ -503,7 +508,3 @@ def status_assumption(season, standings, outlook=None):
         "late": outlook.late_by_player,
         "bound": outlook.bound,
     }
-
-
-def _rounds(count, adjective):
-    return f"{plural(count, 'manche')} {agree(count, adjective)}"

@@ -75,7 +75,7 @@ class DealRow:
     contract: str
     contract_label: str
     called_label: str
-    partner_label: str  # "seul" when the taker played alone
+    partner_label: str  # « sans partenaire » when the taker played alone at 5
     bouts: int | None
     points: Decimal | None
     points_label: str

@@ -6,11 +6,17 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from championship.cup_labels import reason_text
+from championship.labels import english_ordinal, french_active
 from championship.tables_export import SpreadsheetSafeTable
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.french import num, ordinal
 
-STATUS_LABELS = {QUALIFIED: _("qualifié"), ELIMINATED: _("éliminé"), IN_CONTENTION: _("en course")}
+STATUS_LABELS = {
+    QUALIFIED: _("qualification assurée"),
+    ELIMINATED: _("hors course"),
+    IN_CONTENTION: _("en course"),
+}
 
 
 class CupStatusTable(SpreadsheetSafeTable):
@@ -29,7 +35,7 @@ class CupStatusTable(SpreadsheetSafeTable):
         attrs={"th": {"class": "num"}, "td": {"class": "num rounds", "data-label": _("Manches")}},
     )
     status = tables.Column(_("Play-offs"), accessor="status__code", attrs={"td": {"class": "status"}})
-    explanation = tables.Column(_("Pourquoi"), accessor="status__explanation", attrs={"td": {"class": "why"}})
+    explanation = tables.Column(_("Pourquoi"), accessor="status__reason", attrs={"td": {"class": "why"}})
 
     class Meta:
         orderable = False
@@ -42,10 +48,11 @@ class CupStatusTable(SpreadsheetSafeTable):
 
     def render_rank(self, record):
         if record.row is None:
-            return format_html('<span class="muted">{}</span>', _("non classé"))
+            return format_html('<span class="muted">{}</span>', _("hors classement"))
+        rank = ordinal(record.row.rank) if french_active() else english_ordinal(record.row.rank)
         if record.row.tied:
-            return gettext("%(rank)s ex æquo") % {"rank": ordinal(record.row.rank)}
-        return ordinal(record.row.rank)
+            return gettext("%(rank)s ex æquo") % {"rank": rank}
+        return rank
 
     def render_player(self, record):
         url = reverse("championship:player_season", args=[self.season.name, record.player.pk])
@@ -53,6 +60,9 @@ class CupStatusTable(SpreadsheetSafeTable):
 
     def render_points(self, value):
         return num(value)
+
+    def render_explanation(self, value):
+        return reason_text(value)
 
     def render_status(self, value):
         return format_html('<span class="cup-badge {}">{}</span>', value, STATUS_LABELS[value])

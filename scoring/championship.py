@@ -153,7 +153,7 @@ def _played_deals(facts: RoundFacts) -> Iterator[tuple[int, DealFacts]]:
         seated = [deal.taker, *deal.defenders] + ([deal.partner] if deal.partner else [])
         unknown = [p for p in seated if p not in facts.totals]
         if unknown:
-            raise ScoringError("players", f"{unknown[0]} n'est pas assis à cette table", number)
+            raise ScoringError("players", f"{unknown[0]} n'est pas à cette table", number)
         yield number, deal
 
 

@@ -1,8 +1,10 @@
 """The Coupe du Monde (docs/regles.md §6): seeding, play-offs, final, and statuses during the season.
 
 Qualification is one pipeline, eligible → ranked → cut, and every player left out gets a
-recorded French reason: the seeding cut (``CupPlan.exclusions``), then the play-off tables
-(``Qualification.reasons``).
+recorded reason: the seeding cut (``CupPlan.exclusions``), then the play-off tables
+(``Qualification.reasons``). A reason, like a status's, is a `scoring.cup_reasons.Reason`: a code
+and its figures, written in French by `scoring.cup_reasons.french` and in the page's language by
+the site.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from scoring.championship import late_report_weeks
-from scoring.french import agree, num, ordinal, plural
+from scoring.cup_reasons import Reason
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 
 QUALIFIED = "qualified"
@@ -27,7 +29,7 @@ class CupPlan:
     seeds: tuple[str, ...]
     tables: dict[str, tuple[str, ...]]
     direct_final: tuple[str, ...]
-    exclusions: list[tuple[str, str]] = field(default_factory=list)
+    exclusions: list[tuple[str, Reason]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,14 @@ class Qualification:
     """``finalists`` in seed order, empty while ``complete`` is False."""
 
     finalists: tuple[str, ...]
-    reasons: dict[str, str]
+    reasons: dict[str, Reason]
     complete: bool
 
 
 @dataclass(frozen=True)
 class Status:
     code: str  # QUALIFIED, ELIMINATED or IN_CONTENTION
-    explanation: str
+    reason: Reason  # why it is certain, or why not yet
 
 
 def snake_tables(seeds: Sequence[str], tables: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -73,34 +75,23 @@ def seed_cup(ranked: Sequence[Standing], rulebook, unranked: Iterable[PlayerSeas
     minimum_rounds = rulebook.championship.minimum_rounds
     order = sorted(ranked, key=lambda s: s.rank)  # stable: keeps the ranking's order of ties
     exclusions = [
-        (
-            s.player,
-            f"non classé : moins de {minimum_rounds} manches "
-            f"({plural(s.rounds, 'manche')} {agree(s.rounds, 'jouée')})",
-        )
-        for s in unranked
+        (s.player, Reason("unranked", {"minimum": minimum_rounds, "rounds": s.rounds})) for s in unranked
     ]
     count = len(order)
     if count < cup.minimum_players:
-        reason = (
-            f"pas de Coupe du Monde : {plural(count, 'joueur')} "
-            f"{agree(count, 'classé')}, il en faut au moins {cup.minimum_players}"
-        )
+        reason = Reason("no_cup", {"count": count, "minimum": cup.minimum_players})
         exclusions = [(s.player, reason) for s in order] + exclusions
         return CupPlan((), {}, (), exclusions)
 
     if count >= cup.playoff_players:
         size = cup.playoff_players
-        where = f"hors des {size} qualifiés pour les play-offs"
+        code, where = "outside_playoffs", {"size": size}
     else:
         size = min(cup.final_players, count)
-        where = (
-            f"hors des {size} qualifiés pour la finale directe "
-            f"(moins de {cup.playoff_players} classés : pas de play-offs)"
-        )
+        code, where = "outside_direct_final", {"size": size, "playoff_players": cup.playoff_players}
     seeds = tuple(s.player for s in order[:size])
     cut = [
-        (s.player, f"{_place(s, index, order[size - 1])} : {where}")
+        (s.player, Reason(code, {**_place(s, index, order[size - 1]), **where}))
         for index, s in enumerate(order)
         if index >= size
     ]
@@ -110,14 +101,12 @@ def seed_cup(ranked: Sequence[Standing], rulebook, unranked: Iterable[PlayerSeas
     return CupPlan(seeds, {}, seeds, exclusions)
 
 
-def _place(standing: Standing, index: int, last_in: Standing) -> str:
-    """« 11e du classement final », or the tie with the last player in, decided by name."""
+def _place(standing: Standing, index: int, last_in: Standing) -> dict:
+    """His place in the final ranking (« 11e »), or his tie with the last player in, decided by
+    name (``tied_with``)."""
     if standing.rank == last_in.rank:
-        return (
-            f"{ordinal(standing.rank)} ex æquo du classement final avec {last_in.player}, "
-            "départagé par l'ordre alphabétique"
-        )
-    return f"{ordinal(index + 1)} du classement final"
+        return {"place": standing.rank, "tied_with": last_in.player}
+    return {"place": index + 1, "tied_with": None}
 
 
 def qualify_for_final(
@@ -174,54 +163,42 @@ def qualify_for_final(
                 thirds.append((table, player))
                 continue
             above = ranked[position - 2]
-            reasons[player] = (
-                f"{ordinal(position)} de la table {table} (total {num(totals[player])}"
-                f"{_tie(player, above, total_of, seed)}) : "
-                f"{_cut_phrase(qualifiers, cup.best_thirds)}"
+            tied = totals[player] == totals[above]
+            reasons[player] = Reason(
+                "table_cut",
+                {
+                    "position": position,
+                    "table": table,
+                    "total": totals[player],
+                    "tied_with": above if tied else None,
+                    "seed_above": seed[above] + 1,
+                    "seed": seed[player] + 1,
+                    "qualifiers": qualifiers,
+                    "best_thirds": cup.best_thirds,
+                },
             )
 
     thirds.sort(key=lambda entry: order(entry[1], total_of))
     kept = thirds[: cup.best_thirds]
     finalists += [player for _, player in kept]
-    label = ordinal(qualifiers + 1)
     for table, player in thirds[cup.best_thirds :]:
         last_kept_table, last_kept = kept[-1]
-        reasons[player] = (
-            f"{label} de la table {table} (total {num(total_of[player])}) : moins bon {label} "
-            f"que {last_kept} (table {last_kept_table}, total {num(total_of[last_kept])}"
-            f"{_seed_tie(player, last_kept, total_of, seed)})"
+        reasons[player] = Reason(
+            "third_cut",
+            {
+                "position": qualifiers + 1,
+                "table": table,
+                "total": total_of[player],
+                "kept": last_kept,
+                "kept_table": last_kept_table,
+                "kept_total": total_of[last_kept],
+                "tied": total_of[player] == total_of[last_kept],
+                "seed_above": seed[last_kept] + 1,
+                "seed": seed[player] + 1,
+            },
         )
     finalists.sort(key=lambda p: seed[p])
     return Qualification(tuple(finalists), reasons, True)
-
-
-def _tie(player: str, above: str, totals: Mapping[str, int], seed: Mapping[str, int]) -> str:
-    if totals[player] != totals[above]:
-        return ""
-    return (
-        f", à égalité avec {above}, égalité départagée par la tête de série "
-        f"({seed[above] + 1} contre {seed[player] + 1})"
-    )
-
-
-def _seed_tie(player: str, above: str, totals: Mapping[str, int], seed: Mapping[str, int]) -> str:
-    if totals[player] != totals[above]:
-        return ""
-    return f", égalité départagée par la tête de série ({seed[above] + 1} contre {seed[player] + 1})"
-
-
-def _cut_phrase(qualifiers: int, best_thirds: int) -> str:
-    first = "seul le premier" if qualifiers == 1 else f"seuls les {qualifiers} premiers"
-    return f"{first} de chaque table{_thirds_phrase(best_thirds, qualifiers)} vont en finale"
-
-
-def _thirds_phrase(best_thirds: int, qualifiers: int) -> str:
-    if best_thirds <= 0:
-        return ""
-    label = ordinal(qualifiers + 1)
-    if best_thirds == 1:
-        return f" et le meilleur {label}"
-    return f" et les {best_thirds} meilleurs {label}s"
 
 
 def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> str | None:
@@ -235,7 +212,7 @@ def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> 
     seed = {player: index for index, player in enumerate(players)}
     unknown = [player for player in final_totals if player not in seed]
     if unknown:
-        raise ValueError(f"Finale : {unknown[0]} n'est pas qualifié pour la finale")
+        raise ValueError(f"Finale : {unknown[0]} ne fait pas partie des finalistes")
     return min(final_totals, key=lambda p: (-final_totals[p], seed[p]))
 
 
@@ -361,15 +338,13 @@ def playoff_status(
     def highest(season: PlayerSeason) -> int:
         return season.points + gain * remaining_rounds
 
-    left = _the_rounds(remaining_rounds)
     statuses = {}
     for me in current:
         others = [p for p in current if p.player != me.player]
         if me.rounds + remaining_rounds < needed:
             statuses[me.player] = Status(
                 ELIMINATED,
-                f"Éliminé : {plural(me.rounds, 'manche')} {agree(me.rounds, 'jouée')} "
-                f"et {plural(remaining_rounds, 'manche')} à jouer, il en faut {needed} pour être classé",
+                Reason("cannot_rank", {"rounds": me.rounds, "remaining": remaining_rounds, "needed": needed}),
             )
             continue
         worst, best = lowest(me), highest(me)
@@ -377,52 +352,44 @@ def playoff_status(
         threats = [p for p in threats if highest(p) >= worst]
         ahead = [p for p in others if p.rounds >= needed and lowest(p) > best]
         if me.rounds >= needed and len(threats) < places:
-            fall = [f"{num(loss)} par manche au plus sur {left}"] if loss else []
-            malus = coming + late.get(me.player, 0)
-            if malus:
-                fall.append(f"{num(malus)} de malus de compte-rendu en retard au plus")
-            if fall:
-                low = f"même au plus bas, à {num(worst)} points ({' et '.join(fall)})"
-            else:
-                low = f"à {num(worst)} points, qu'il ne peut plus perdre"
             statuses[me.player] = Status(
                 QUALIFIED,
-                f"Qualifié : {low}, {_can_reach(len(threats))}, pour {plural(places, 'place')}",
+                Reason(
+                    "safe",
+                    {
+                        "worst": worst,
+                        "loss": loss,
+                        "remaining": remaining_rounds,
+                        "malus": coming + late.get(me.player, 0),
+                        "threats": len(threats),
+                        "places": places,
+                    },
+                ),
             )
         elif len(ahead) >= places:
             statuses[me.player] = Status(
                 ELIMINATED,
-                f"Éliminé : même au plus haut, à {num(best)} points (+{gain} par manche au plus sur "
-                f"{left}), {len(ahead)} joueurs classés resteront devant lui, "
-                f"pour {plural(places, 'place')}",
+                Reason(
+                    "out_of_reach",
+                    {
+                        "best": best,
+                        "gain": gain,
+                        "remaining": remaining_rounds,
+                        "ahead": len(ahead),
+                        "places": places,
+                    },
+                ),
             )
         elif me.rounds < needed:
             statuses[me.player] = Status(
-                IN_CONTENTION,
-                f"En course : {plural(me.rounds, 'manche')} {agree(me.rounds, 'jouée')}, "
-                f"il en faut {needed} pour être classé",
+                IN_CONTENTION, Reason("not_ranked_yet", {"rounds": me.rounds, "needed": needed})
             )
         else:
             statuses[me.player] = Status(
                 IN_CONTENTION,
-                f"En course : {_can_reach(len(threats))} ; "
-                f"{plural(len(ahead), 'joueur')} {agree(len(ahead), 'classé')} "
-                f"{agree(len(ahead), 'assuré')} de rester devant lui, "
-                f"pour {plural(places, 'place')}",
+                Reason("open", {"threats": len(threats), "ahead": len(ahead), "places": places}),
             )
     return statuses
-
-
-def _the_rounds(count: int) -> str:
-    return "la manche restante" if count == 1 else f"les {count} manches restantes"
-
-
-def _can_reach(count: int) -> str:
-    if count == 0:
-        return "personne ne peut l'atteindre ni l'égaler"
-    if count == 1:
-        return "un seul autre joueur peut l'atteindre ou l'égaler"
-    return f"{count} autres joueurs au plus peuvent l'atteindre ou l'égaler"
 
 
 def _final_statuses(current: Sequence[PlayerSeason], rulebook) -> dict[str, Status]:
@@ -434,24 +401,17 @@ def _final_statuses(current: Sequence[PlayerSeason], rulebook) -> dict[str, Stat
         straddling = ranked[places].rank
     statuses = {}
     for index, standing in enumerate(ranked):
-        place = ordinal(index + 1)
+        place = {"place": index + 1, "places": places}
         if standing.rank == straddling:
             statuses[standing.player] = Status(
-                IN_CONTENTION,
-                f"En course : ex æquo parfait à la {ordinal(standing.rank, feminine=True)} "
-                f"place, à la limite des {places} places, que les critères du règlement "
-                "ne départagent pas",
+                IN_CONTENTION, Reason("final_tie", {"rank": standing.rank, "places": places})
             )
         elif index < places:
-            statuses[standing.player] = Status(
-                QUALIFIED, f"Qualifié : {place} du classement final, parmi les {places} places"
-            )
+            statuses[standing.player] = Status(QUALIFIED, Reason("final_in", place))
         else:
-            statuses[standing.player] = Status(
-                ELIMINATED, f"Éliminé : {place} du classement final, hors des {places} places"
-            )
+            statuses[standing.player] = Status(ELIMINATED, Reason("final_out", place))
     for season in unranked:
-        statuses[season.player] = Status(ELIMINATED, f"Éliminé : non classé, moins de {needed} manches")
+        statuses[season.player] = Status(ELIMINATED, Reason("final_unranked", {"needed": needed}))
     return statuses
 
 
@@ -477,11 +437,10 @@ def _final_statuses_with_late(
     """No round left, but missing reports whose malus may still grow until the season's end."""
     places = rulebook.cup.playoff_players
     needed = rulebook.championship.minimum_rounds
-    malus = "malus de compte-rendu en retard à venir compris"
     statuses = {}
     for me in current:
         if me.rounds < needed:
-            statuses[me.player] = Status(ELIMINATED, f"Éliminé : non classé, moins de {needed} manches")
+            statuses[me.player] = Status(ELIMINATED, Reason("final_unranked", {"needed": needed}))
             continue
         # His worst case: his own malus at its worst, the others' not grown; his best: the reverse.
         worst = [_with_late(p, late) if p.player == me.player else p for p in current]
@@ -489,22 +448,13 @@ def _final_statuses_with_late(
         low, low_tied = _place_in(worst, me.player, rulebook)
         high, high_tied = _place_in(best, me.player, rulebook)
         if low < places and not low_tied:
-            statuses[me.player] = Status(
-                QUALIFIED,
-                f"Qualifié : au pire {ordinal(low + 1)} du classement final ({malus}), "
-                f"parmi les {places} places",
-            )
+            statuses[me.player] = Status(QUALIFIED, Reason("late_in", {"place": low + 1, "places": places}))
         elif high >= places and not high_tied:
             statuses[me.player] = Status(
-                ELIMINATED,
-                f"Éliminé : au mieux {ordinal(high + 1)} du classement final ({malus}), "
-                f"hors des {places} places",
+                ELIMINATED, Reason("late_out", {"place": high + 1, "places": places})
             )
         else:
             statuses[me.player] = Status(
-                IN_CONTENTION,
-                f"En course : entre la {ordinal(high + 1, feminine=True)} et la "
-                f"{ordinal(low + 1, feminine=True)} place du classement final selon les malus de "
-                f"compte-rendu en retard à venir, pour {plural(places, 'place')}",
+                IN_CONTENTION, Reason("late_between", {"high": high + 1, "low": low + 1, "places": places})
             )
     return statuses

@@ -123,13 +123,13 @@ def validate_players(players: Sequence[str]) -> tuple[str, ...]:
         _fail("players", f"une table compte 4 ou 5 joueurs, pas {len(seats)}")
     for index, name in enumerate(seats):
         if name in seats[:index]:
-            _fail("players", f"{name} est assis deux fois")
+            _fail("players", f"{name} est deux fois à la table")
     return seats
 
 
 def _check_seated(field: str, name, seats: tuple[str, ...]) -> None:
     if name not in seats:
-        _fail(field, f"{name} n'est pas assis à cette table")
+        _fail(field, f"{name} n'est pas à cette table")
 
 
 def _check_choice(field: str, value, choices, what: str) -> None:

@@ -131,7 +131,7 @@ def totals_only_round(players: Sequence[str], totals: Mapping[str, int]) -> Roun
         raise ScoringError("totals", "un total par joueur est attendu")
     for name in totals:
         if name not in seats:
-            raise ScoringError("totals", f"{name} n'est pas assis à cette table")
+            raise ScoringError("totals", f"{name} n'est pas à cette table")
     for name in seats:
         if name not in totals:
             raise ScoringError("totals", f"il manque le total {of_name(name)}")

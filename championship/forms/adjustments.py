@@ -26,7 +26,7 @@ class AdjustmentForm(MotifMixin, forms.Form):
         ]
         self.fields["player"].error_messages.update(
             required=gettext("Joueur : obligatoire."),
-            invalid_choice=gettext("Joueur : ce joueur n'est pas assis à cette table."),
+            invalid_choice=gettext("Joueur : ce joueur n'est pas à cette table."),
         )
         self.fields["code"].error_messages["required"] = gettext("Bonus ou malus : obligatoire.")
         self.fields["code"].widget.choices = [("", gettext("— choisir —"))] + [

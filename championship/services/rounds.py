@@ -782,7 +782,7 @@ def _deal_from_spec(round_, number, spec, by_name):
         try:
             return by_name[name]
         except KeyError:
-            raise RoundError("deals", f"Donne {number} : {name} n'est pas assis à cette table.") from None
+            raise RoundError("deals", f"Donne {number} : {name} n'est pas à cette table.") from None
 
     fields = {"round": round_, "number": number, "dealer": player(spec.pop("dealer"))}
     fields["kind"] = spec.pop("kind", Deal.PLAYED)

@@ -533,7 +533,7 @@ class Sheet(_Part):
         names, colours = [], []
         for index, player in enumerate(players):
             if player.name in names:
-                problems.append(((index, "name"), f"{player.name} est assis deux fois"))
+                problems.append(((index, "name"), f"{player.name} est deux fois à la table"))
             elif player.colour and player.colour in colours:
                 problems.append(((index, "colour"), f"la couleur {player.colour} est déjà prise"))
             names.append(player.name)
@@ -560,9 +560,7 @@ class Sheet(_Part):
         problems = []
         if isinstance(value, dict) and "players" in info.data:
             seated = [player.name for player in info.data["players"]]
-            problems += [
-                ((name,), f"{name} n'est pas assis à cette table") for name in value if name not in seated
-            ]
+            problems += [((name,), f"{name} n'est pas à cette table") for name in value if name not in seated]
             problems += [((), f"il manque le total {of_name(name)}") for name in seated if name not in value]
         try:
             totals = handler(value)
@@ -579,7 +577,7 @@ class Sheet(_Part):
         problems = []
         seated = [player.name for player in info.data.get("players", ())]
         if report is not None and "players" in info.data and report.author not in seated:
-            problems.append((("author",), f"{report.author} n'est pas assis à cette table"))
+            problems.append((("author",), f"{report.author} n'est pas à cette table"))
         if report is not None and report.filed is not None and "date" in info.data:
             date = info.data["date"]
             if report.filed < date:

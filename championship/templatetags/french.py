@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django import template
 
-from championship import labels
+from championship import cup_labels, labels
 from scoring import french
 
 register = template.Library()
@@ -67,6 +67,13 @@ def code_label(value):
 def line_label(value, code):
     """A stored line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
     return labels.line_label(code, value)
+
+
+@register.filter
+def cup_reason(value):
+    """A reason of the cup (`scoring.cup_reasons.Reason`) in the active language:
+    ``{{ line.reason|cup_reason }}``."""
+    return cup_labels.reason_text(value)
 
 
 @register.filter

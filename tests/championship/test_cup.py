@@ -17,6 +17,7 @@ from championship.services import create_round, homologate_round
 from championship.standings import season_standings
 from federation.models import Player
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
+from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
@@ -63,10 +64,10 @@ def test_it_explains_why_a_player_is_not_seeded(season):
     ranked_season(season, 12)
     play_totals(season, ["U1", "U2", "U3", "U4"])
 
-    reasons = dict((str(player), reason) for player, reason in cup_state(season).exclusions)
+    reasons = dict((str(player), french(reason)) for player, reason in cup_state(season).exclusions)
 
     assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
-    assert reasons["U1"] == "non classé : moins de 3 manches (1 manche jouée)"
+    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
 
 
 def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
@@ -77,7 +78,7 @@ def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
     assert state.kind == "none"
     assert state.seeds == []
     assert cup_json(season) == {"seeds": [], "tables": {}, "finalists": [], "champion": None}
-    reasons = dict((str(player), reason) for player, reason in state.exclusions)
+    reasons = dict((str(player), french(reason)) for player, reason in state.exclusions)
     assert reasons["S01"] == "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4"
 
 
@@ -118,10 +119,10 @@ def test_it_qualifies_two_per_table_and_the_best_third_breaking_ties_by_seed(sea
     table_a = state.tables[0]
     assert [line.player.name for line in table_a.lines] == names(1, 4, 5, 8, 9)
     assert [line.outcome for line in table_a.lines] == ["final", "final", "best_third", "out", "out"]
-    reasons = dict((str(player), reason) for player, reason in state.exclusion_reasons)
+    reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
     assert set(reasons) == set(names(6, 7, 8, 9, 10))
     assert reasons["S06"] == (
-        "3e de la table B (total 50) : moins bon 3e que S05 (table A, total 50, "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
         "égalité départagée par la tête de série (5 contre 6))"
     )
     assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
@@ -139,8 +140,8 @@ def test_it_breaks_a_tie_at_the_cut_of_a_table_by_seed(season):
     # tied with S05: S03, the better seed, is the best third.
     assert [line.player.name for line in state.tables[0].lines[:3]] == names(1, 4, 5)
     assert [player.name for player in state.finalists] == names(1, 2, 3, 4, 6)
-    reasons = dict((str(player), reason) for player, reason in state.exclusion_reasons)
-    assert "moins bon 3e que S03" in reasons["S05"]
+    reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
+    assert "derrière S03, 3e de la table" in reasons["S05"]
 
 
 def test_it_waits_for_every_table_to_be_homologated(season):
@@ -179,7 +180,7 @@ def test_it_crowns_the_better_seed_when_the_final_is_tied(season):
     assert state.champion.name == "S02"
     assert [line.player.name for line in state.final_lines] == names(2, 3, 1, 4, 5)
     assert state.final_lines[0].outcome == "champion"
-    assert "départagée par la tête de série, 2 contre 3" in state.final_lines[0].reason
+    assert "départagée par la tête de série, 2 contre 3" in french(state.final_lines[0].reason)
     assert cup_json(season)["champion"] == "S02"
 
 
@@ -191,7 +192,7 @@ def test_it_warns_when_a_play_off_table_does_not_seat_the_seeds(season):
     state = cup_state(season)
 
     assert not state.qualification.complete
-    assert any("table A" in warning and "ne compte pas" in warning for warning in state.warnings)
+    assert any("table A" in warning and "ne compte pas" in warning for warning in map(french, state.warnings))
 
 
 # --- statuses during the season ------------------------------------------------------------------
@@ -212,15 +213,16 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
 
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
-    assert statuses["S11"].explanation.startswith(
-        "Éliminé : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
+    assert french(statuses["S11"].reason).startswith(
+        "Hors course : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
     )
-    assert statuses["S01"].explanation.startswith(
-        "Qualifié : même au plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
+    assert french(statuses["S01"].reason).startswith(
+        "Qualification assurée : même au plus bas, à 90 points (−30 par manche au plus sur la "
+        "manche restante)"
     )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
-    assert "il en faut 3 pour être classé" in statuses["Membre"].explanation
+    assert "il en faut 3 pour entrer au classement" in french(statuses["Membre"].reason)
     assert "Ancien" not in statuses
 
 
@@ -232,7 +234,7 @@ def test_it_leaves_everyone_in_contention_while_many_rounds_remain(season, membe
     statuses = statuses_by_name(season)
 
     assert {status.code for status in statuses.values()} == {IN_CONTENTION}
-    assert statuses["Membre"].explanation.startswith("En course : 0 manche jouée")
+    assert french(statuses["Membre"].reason).startswith("En course : 0 manche jouée")
 
 
 def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
@@ -244,7 +246,7 @@ def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
     assert remaining_rounds(season, standings) == 1
     statuses = statuses_by_name(season)
     assert statuses["S11"].code == ELIMINATED  # 10 ranked players stay too far ahead
-    assert "sur la manche restante" in statuses["S11"].explanation  # not the final ranking's verdict
+    assert "sur la manche restante" in french(statuses["S11"].reason)  # not the final ranking's verdict
 
 
 def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
@@ -252,8 +254,13 @@ def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
 
     statuses = statuses_by_name(season)
 
-    assert statuses["S10"].explanation == "Qualifié : 10e du classement final, parmi les 10 places"
-    assert statuses["S11"].explanation == "Éliminé : 11e du classement final, hors des 10 places"
+    assert (
+        french(statuses["S10"].reason)
+        == "Qualification assurée : 10e place du classement final, parmi les 10 places"
+    )
+    assert (
+        french(statuses["S11"].reason) == "Hors course : 11e place du classement final, au-delà des 10 places"
+    )
 
 
 # --- the cup command -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from championship.services import update_season_rulebook
 from championship.standings import season_standings
 from federation.models import Player, Season
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
+from scoring.cup_reasons import french
 from tests.championship.cup_helpers import play_totals, round_limits
 from tests.factories import make_round
 
@@ -185,14 +186,14 @@ def test_it_leaves_in_contention_a_leader_whose_missing_report_may_still_cost_hi
 
     assert (outlook.rounds, outlook.late) == (0, {"Alice": -9})
     assert statuses["Alice"].code == IN_CONTENTION  # she may fall to 29
-    assert statuses["Alice"].explanation == (
+    assert french(statuses["Alice"].reason) == (
         "En course : entre la 1re et la 2e place du classement final selon les malus de "
         "compte-rendu en retard à venir, pour 1 place"
     )
     assert statuses["Bruno"].code == IN_CONTENTION
-    assert statuses["Chloé"].explanation == (
-        "Éliminé : au mieux 3e du classement final (malus de compte-rendu en retard à venir "
-        "compris), hors des 1 places"
+    assert french(statuses["Chloé"].reason) == (
+        "Hors course : au mieux à la 3e place du classement final (malus de compte-rendu en "
+        "retard à venir compris), au-delà des 1 places"
     )
 
 
@@ -206,7 +207,10 @@ def test_it_qualifies_a_leader_whom_no_malus_to_come_can_catch(db):
 
     statuses = {player.name: status for player, status in season_statuses(season).items()}
 
-    assert statuses["Alice"].explanation == "Qualifié : 1er du classement final, parmi les 1 places"
+    assert (
+        french(statuses["Alice"].reason)
+        == "Qualification assurée : 1re place du classement final, parmi les 1 places"
+    )
 
 
 def test_it_says_which_bound_the_statuses_rest_on(client, db):

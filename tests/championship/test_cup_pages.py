@@ -73,10 +73,10 @@ def test_it_renders_the_bracket_with_the_champion_highlighted(client, season, wh
     for round_ in Round.objects.exclude(stage=Round.REGULAR):
         assert reverse("championship:round", args=[round_.pk]) in html
     # The best third, and the reason of every exclusion, with the tie broken by seed.
-    assert "Meilleur troisième" in html
+    assert "Meilleure 3e place" in html
     assert "égalité départagée par la tête de série" in html
     assert "11e du classement final : hors des 10 qualifiés pour les play-offs" in html
-    assert "moins bon 3e que S05 (table A, total 50)" in html
+    assert "derrière S05, 3e de la table A (total 50)" in html
     assert "−100" in html  # French minus sign in the totals
 
 
@@ -123,7 +123,7 @@ def test_it_explains_each_status_and_the_assumption(client, season, member):
     html = client.get(status_url(season)).content.decode()
 
     assert html.count('class="cup-badge qualified"') == 11  # ten players and the legend
-    assert "Éliminé : même au plus haut, à −30 points (+30 par manche au plus" in html
+    assert "Hors course : même au plus haut, à −30 points (+30 par manche au plus" in html
     assert "Il reste 1 manche régulière susceptible de changer le classement" in html
     assert (
         "<strong>au plus +30 points par manche selon le règlement de la saison</strong>, et au moins −30"

@@ -71,7 +71,7 @@ def test_it_proposes_the_next_dealer_by_rotation(round_, season):
 
 def test_it_refuses_a_dealer_who_is_not_seated(round_):
     errors = errors_of(round_, played(dealer=player("Zoé").pk))
-    assert errors["dealer"] == ["Donne 5, donneur : Zoé n'est pas assis à cette table"]
+    assert errors["dealer"] == ["Donne 5, donneur : Zoé n'est pas à cette table"]
 
 
 def test_it_refuses_an_unknown_dealer_id(round_):
@@ -90,7 +90,7 @@ def test_it_requires_the_taker_of_a_played_deal(round_):
 
 def test_it_refuses_a_taker_who_is_not_seated(round_):
     errors = errors_of(round_, played(taker=player("Zoé").pk))
-    assert errors["taker"] == ["Donne 5, preneur : Zoé n'est pas assis à cette table"]
+    assert errors["taker"] == ["Donne 5, preneur : Zoé n'est pas à cette table"]
 
 
 def test_it_requires_the_contract(round_):
@@ -206,7 +206,7 @@ def test_it_refuses_the_same_misere_twice(round_):
 
 def test_it_refuses_a_misere_of_a_player_not_seated(round_):
     errors = errors_of(round_, played(miseres=[player("Zoé").pk]))
-    assert errors["miseres"] == ["Donne 5, misères : Zoé n'est pas assis à cette table"]
+    assert errors["miseres"] == ["Donne 5, misères : Zoé n'est pas à cette table"]
 
 
 def test_it_refuses_an_unknown_petit_au_bout_side(round_):

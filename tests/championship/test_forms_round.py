@@ -164,7 +164,7 @@ def test_it_refuses_custom_points_from_a_secretary(season):
 def test_it_refuses_a_player_who_is_not_seated(season):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Zoé").pk, "code": "retard"})
-    assert form.errors["player"] == ["Joueur : ce joueur n'est pas assis à cette table."]
+    assert form.errors["player"] == ["Joueur : ce joueur n'est pas à cette table."]
 
 
 def test_it_refuses_the_same_colour_for_two_seats(season):

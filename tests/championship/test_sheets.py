@@ -286,7 +286,7 @@ INVALID_SHEETS = [
     (
         "players-duplicate",
         change(["players", 4, "name"], "Alice"),
-        "champ « players[5].name » : Alice est assis",
+        "champ « players[5].name » : Alice est deux fois à la table",
     ),
     (
         "players-unknown",
@@ -303,7 +303,11 @@ INVALID_SHEETS = [
         "champ « players[2].colour » : la couleur blanc",
     ),
     # each field of a deal
-    ("dealer", change(["deals", 0, "dealer"], "Zoé"), "donne 1, champ « dealer » : Zoé n'est pas assis"),
+    (
+        "dealer",
+        change(["deals", 0, "dealer"], "Zoé"),
+        "donne 1, champ « dealer » : Zoé n'est pas à cette table",
+    ),
     (
         "dealer-missing",
         change(["deals", 1, "dealer"], DELETE),
@@ -324,7 +328,7 @@ INVALID_SHEETS = [
         change(["deals", 1, "taker"], "Alice"),
         "donne 2, champ « taker » : sans objet pour une donne",
     ),
-    ("taker", change(["deals", 0, "taker"], "Zoé"), "donne 1, champ « taker » : Zoé n'est pas assis"),
+    ("taker", change(["deals", 0, "taker"], "Zoé"), "donne 1, champ « taker » : Zoé n'est pas à cette table"),
     ("taker-type", change(["deals", 0, "taker"], 2), "donne 1, champ « taker » : un texte est attendu"),
     ("contract", change(["deals", 0, "contract"], "grande"), "donne 1, champ « contract » : contrat inconnu"),
     (
@@ -374,7 +378,7 @@ INVALID_SHEETS = [
     (
         "poignee-player",
         change(["deals", 0, "poignees", 0, "player"], "Zoé"),
-        "donne 1, champ « poignees » : Zoé n'est pas assis",
+        "donne 1, champ « poignees » : Zoé n'est pas à cette table",
     ),
     (
         "poignee-twice",
@@ -386,7 +390,11 @@ INVALID_SHEETS = [
         change(["deals", 0, "poignees", 0, "atouts"], 8),
         "donne 1, champ « poignees[1].atouts » : clé inconnue",
     ),
-    ("miseres", change(["deals", 0, "miseres"], ["Zoé"]), "donne 1, champ « miseres » : Zoé n'est pas assis"),
+    (
+        "miseres",
+        change(["deals", 0, "miseres"], ["Zoé"]),
+        "donne 1, champ « miseres » : Zoé n'est pas à cette table",
+    ),
     (
         "miseres-twice",
         change(["deals", 0, "miseres"], ["Chloé", "Chloé"]),
@@ -445,7 +453,11 @@ INVALID_SHEETS = [
         "champ « adjustments[1].code » : champ obligatoire manquant",
     ),
     # report
-    ("report-author", change(["report", "author"], "Zoé"), "champ « report.author » : Zoé n'est pas assis"),
+    (
+        "report-author",
+        change(["report", "author"], "Zoé"),
+        "champ « report.author » : Zoé n'est pas à cette table",
+    ),
     (
         "report-filed",
         change(["report", "filed"], "2010-11-18"),

@@ -5,10 +5,9 @@ with `Accept-Language: en`); their visible text is searched for phrases the site
 in French (`FRENCH`): the engine's explanations, deal summaries, round titles, phases, history
 lines. What people wrote stays as written, and is left out of the search: the match reports'
 narratives (README: the reports are written and printed in French), the season catalogue's
-bonus and malus names and the reasons given for a change.
-
-Left for later, and so not searched yet: the World Cup pages, whose qualification reasons the
-engine (scoring.cup) still writes in French sentences only.
+bonus and malus names and the reasons given for a change. The World Cup pages are searched too:
+the engine gives their reasons as codes and figures (scoring.cup_reasons), written in English by
+championship.cup_labels.
 """
 
 import re
@@ -53,9 +52,23 @@ FRENCH = [
     "Totaux :",
     "Classement final",
     "Classement provisoire",
+    # the World Cup pages' reasons and statuses
+    "qualifiés pour",
+    "de la table",
+    "vont en finale",
+    "Qualifié",
+    "Éliminé",
+    "En course",
+    "non classé",
+    "hors classement",
+    "Hors course",
+    "Qualification assurée",
+    "vainqueur de la finale",
+    "l'atteindre",
+    "encore au calendrier",
+    "1er",
 ]
 SKIPPED = (
-    "/coupe/",
     "/compte-rendu",
     ".pdf",
     ".json",
@@ -118,6 +131,7 @@ def test_every_visitor_page_is_in_english(client):
     assert len(pages) > 40
     kinds = {re.sub(r"\d+", "N", url) for url in pages}
     assert {"/", "/manches/N/", "/saisons/N-N/", "/saisons/N-N/joueurs/N/", "/joueurs/N/"} <= kinds
+    assert {"/saisons/N-N/coupe/", "/saisons/N-N/coupe/qualifications/"} <= kinds
     written = {reason for reason in Round.history.values_list("history_change_reason", flat=True) if reason}
     written |= {note for note in Adjustment.objects.values_list("note", flat=True) if note}
     problems = []

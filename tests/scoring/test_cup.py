@@ -13,6 +13,7 @@ from scoring.cup import (
     seed_cup,
     snake_tables,
 )
+from scoring.cup_reasons import french, french_pairs
 from scoring.ranking import PlayerSeason, final_ranking
 from scoring.rulebook import load_default_rulebook
 
@@ -55,7 +56,7 @@ def test_it_seeds_ten_players_in_snake_order():
     assert plan.seeds == names(*range(1, 11))
     assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
     assert plan.direct_final == ()
-    assert plan.exclusions == []
+    assert french_pairs(plan.exclusions) == []
 
 
 def test_it_leaves_out_the_players_below_the_ten_seeds():
@@ -63,7 +64,7 @@ def test_it_leaves_out_the_players_below_the_ten_seeds():
 
     assert plan.seeds == names(*range(1, 11))
     assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
-    assert plan.exclusions == [
+    assert french_pairs(plan.exclusions) == [
         ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
         ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
     ]
@@ -85,7 +86,7 @@ def test_it_sends_the_top_players_to_a_direct_final_without_play_offs(count, fin
 def test_it_explains_a_direct_final_exclusion():
     plan = seed_cup(ranked_players(9), RULEBOOK)
 
-    assert plan.exclusions[0] == (
+    assert french_pairs(plan.exclusions)[0] == (
         "S06",
         "6e du classement final : hors des 5 qualifiés pour la finale directe "
         "(moins de 10 classés : pas de play-offs)",
@@ -99,7 +100,7 @@ def test_it_holds_no_cup_below_four_ranked_players(count):
     assert (plan.seeds, plan.tables, plan.direct_final) == ((), {}, ())
     assert len(plan.exclusions) == count
     if count == 3:
-        assert plan.exclusions[0] == (
+        assert french_pairs(plan.exclusions)[0] == (
             "S01",
             "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
         )
@@ -111,7 +112,9 @@ def test_it_lists_unranked_players_among_the_exclusions():
     plan = seed_cup(ranked, RULEBOOK, unranked)
 
     assert "Zoé" not in plan.seeds
-    assert plan.exclusions == [("Zoé", "non classé : moins de 3 manches (2 manches jouées)")]
+    assert french_pairs(plan.exclusions) == [
+        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
+    ]
 
 
 def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
@@ -121,10 +124,10 @@ def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
     plan = seed_cup(ranked, RULEBOOK)
 
     assert plan.seeds[-1] == "Xavier"
-    assert plan.exclusions == [
+    assert french_pairs(plan.exclusions) == [
         (
             "Yves",
-            "10e ex æquo du classement final avec Xavier, départagé par l'ordre alphabétique : "
+            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
             "hors des 10 qualifiés pour les play-offs",
         )
     ]
@@ -156,8 +159,8 @@ def test_it_qualifies_the_docstring_example():
 
     assert result.complete
     assert result.finalists == names(1, 2, 3, 4, 5)
-    assert result.reasons == {
-        "S06": "3e de la table B (total 40) : moins bon 3e que S05 (table A, total 50)",
+    assert {player: french(reason) for player, reason in result.reasons.items()} == {
+        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
         "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
         "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
@@ -179,8 +182,10 @@ def test_it_breaks_a_tie_at_the_table_cut_by_the_better_seed():
     result = qualify_for_final(PLAN, totals, RULEBOOK)
 
     assert result.finalists == names(1, 2, 3, 4, 6)
-    assert result.reasons["S05"] == ("3e de la table A (total 60) : moins bon 3e que S06 (table B, total 70)")
-    assert result.reasons["S08"] == (
+    assert french(result.reasons["S05"]) == (
+        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
+    )
+    assert french(result.reasons["S08"]) == (
         "4e de la table A (total 60, à égalité avec S05, égalité départagée par la tête de "
         "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
         "en finale"
@@ -192,8 +197,8 @@ def test_it_breaks_a_tie_between_thirds_by_the_better_seed():
     result = qualify_for_final(PLAN, totals, RULEBOOK)
 
     assert result.finalists == names(1, 2, 3, 4, 5)
-    assert result.reasons["S06"] == (
-        "3e de la table B (total 50) : moins bon 3e que S05 (table A, total 50, égalité "
+    assert french(result.reasons["S06"]) == (
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
         "départagée par la tête de série (5 contre 6))"
     )
 
@@ -230,7 +235,7 @@ def test_it_follows_the_season_cup_rules():
     result = qualify_for_final(PLAN, totals, rulebook)
 
     assert result.finalists == names(1, 2, 3, 4)
-    assert result.reasons["S05"].endswith(
+    assert french(result.reasons["S05"]).endswith(
         "seul le premier de chaque table et les 2 meilleurs 2es vont en finale"
     )
 
@@ -304,18 +309,20 @@ def test_it_decides_statuses_only_when_certain():
         "Émile": ELIMINATED,  # 0 rounds + 2 < 3
         "Fanny": IN_CONTENTION,
     }
-    assert statuses["Alice"].explanation == (
-        "Qualifié : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
+    assert french(statuses["Alice"].reason) == (
+        "Qualification assurée : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
         "restantes), un seul autre joueur peut l'atteindre ou l'égaler, pour 2 places"
     )
-    assert statuses["David"].explanation == (
-        "Éliminé : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
-        "restantes), 2 joueurs classés resteront devant lui, pour 2 places"
+    assert french(statuses["David"].reason) == (
+        "Hors course : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
+        "restantes), 2 joueurs classés resteront devant, pour 2 places"
     )
-    assert statuses["Émile"].explanation == (
-        "Éliminé : 0 manche jouée et 2 manches à jouer, il en faut 3 pour être classé"
+    assert french(statuses["Émile"].reason) == (
+        "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
     )
-    assert statuses["Fanny"].explanation == ("En course : 1 manche jouée, il en faut 3 pour être classé")
+    assert french(statuses["Fanny"].reason) == (
+        "En course : 1 manche jouée, il en faut 3 pour entrer au classement"
+    )
 
 
 @pytest.mark.parametrize(
@@ -364,7 +371,9 @@ def test_it_follows_the_final_ranking_when_no_round_is_left():
         "Chloé": ELIMINATED,
         "David": ELIMINATED,  # not ranked
     }
-    assert statuses["Chloé"].explanation == ("Éliminé : 3e du classement final, hors des 2 places")
+    assert french(statuses["Chloé"].reason) == (
+        "Hors course : 3e place du classement final, au-delà des 2 places"
+    )
 
 
 def test_it_leaves_players_fully_tied_at_the_cut_in_contention():

@@ -1,6 +1,6 @@
 """The bound the play-off statuses rest on, checked against rounds scored by the real engine.
 
-A status shown during the season ("qualifié", "éliminé") must hold whatever the remaining rounds
+A status shown during the season (qualified, eliminated) must hold whatever the remaining rounds
 bring: here they are random deals scored by ``scoring.round``, their championship line items by
 ``scoring.championship`` (every bonus per deal), catalogue bonuses and maluses (the Direction's
 fixed points included), and the late-report malus as it grows until the season's end.
@@ -21,6 +21,7 @@ from scoring.championship import (
     round_line_items,
 )
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED, late_malus, playoff_status, report_risk
+from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
 from scoring.ranking import PlayerSeason, final_ranking
 from scoring.round import score_round
@@ -301,9 +302,9 @@ def test_it_never_takes_back_a_status_whatever_the_engine_scores(case):
 
     for player, status in statuses.items():
         if status.code == QUALIFIED:
-            assert player in top, status.explanation
+            assert player in top, french(status.reason)
         elif status.code == ELIMINATED:
-            assert player not in top, status.explanation
+            assert player not in top, french(status.reason)
     # Steer the search towards the ends that come closest to contradicting a status.
     target(-_closest_call(statuses, ranked, rulebook.cup.playoff_players))
 

@@ -162,7 +162,7 @@ def test_it_names_the_deal_of_an_error():
     with pytest.raises(ScoringError) as caught:
         score_round(FIVE, deals, DEFAULT)
     assert (caught.value.deal_number, caught.value.field) == (2, "taker")
-    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas assis à cette table"
+    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas à cette table"
 
 
 def test_it_refuses_a_table_of_three():
@@ -209,7 +209,7 @@ def test_it_keeps_a_totals_only_round():
     [
         ({ALICE: 10, BRUNO: -10, CHLOE: 0, DAVID: 0, EMILE: 5}, "leur somme fait 5"),
         ({ALICE: 10, BRUNO: -10, CHLOE: 0, DAVID: 0}, "il manque le total d"),
-        ({ALICE: 10, BRUNO: -10, CHLOE: 0, DAVID: 0, EMILE: 0, "Zoé": 0}, "Zoé n'est pas assis"),
+        ({ALICE: 10, BRUNO: -10, CHLOE: 0, DAVID: 0, EMILE: 0, "Zoé": 0}, "Zoé n'est pas à cette table"),
         ({ALICE: 10, BRUNO: -10, CHLOE: 0, DAVID: 0, EMILE: 0.0}, "nombre entier"),
         ([10, -10, 0, 0, 0], "un total par joueur"),
     ],

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from championship.cup import cup_json, cup_state, season_outlook, status_rows
 from federation.models import Season
+from scoring.cup_reasons import french
 
 
 def cup_text(state):
@@ -14,7 +15,7 @@ def cup_text(state):
     lines = [f"Coupe du Monde {state.season.name}"]
     if not state.seeds:
         lines.append("Pas de Coupe du Monde :")
-        lines += [f"  {player} — {reason}" for player, reason in state.exclusions]
+        lines += [f"  {player} — {french(reason)}" for player, reason in state.exclusions]
         return "\n".join(lines + status_lines(state))
     if state.provisional:
         lines.append("Têtes de série provisoires : la saison régulière n'est pas terminée.")
@@ -30,8 +31,8 @@ def cup_text(state):
     reasons = state.exclusion_reasons
     if reasons:
         lines.append("Hors de la finale :")
-        lines += [f"  {player} — {reason}" for player, reason in reasons]
-    lines += [f"Attention : {warning}" for warning in state.warnings]
+        lines += [f"  {player} — {french(reason)}" for player, reason in reasons]
+    lines += [f"Attention : {french(warning)}" for warning in state.warnings]
     return "\n".join(lines + status_lines(state))
 
 
@@ -43,7 +44,7 @@ def status_lines(state):
         return []
     lines = [f"Qualification pour les play-offs, selon cette borne : {outlook.bound}"]
     rows = status_rows(state.season, state.standings, outlook)
-    return lines + [f"  {row.player.name} — {row.status.explanation}" for row in rows]
+    return lines + [f"  {row.player.name} — {french(row.status.reason)}" for row in rows]
 
 
 class Command(BaseCommand):
