@@ -17,7 +17,7 @@ import re
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import french
+from scoring import awards, french
 from scoring.vocabulary import CONTRACT_LABELS, KIND_LABELS, STAGE_LABELS, SUIT_LABELS, capfirst
 
 # The kinds of championship lines (docs/regles.md §5.8) and of the season's awards, by code.
@@ -281,3 +281,59 @@ CHELEM_TERMS = (
     _("Chelem annoncé et chuté"),
     _("Chelem de la défense"),
 )
+
+
+# --- the season's awards (accessits, docs/regles.md §5.7) -------------------------------------------
+
+AWARD_LABELS = {
+    "record": _("Trophée du record"),
+    "wooden_spoon": _("Cuillère de bois"),
+    "best_taker": _("Meilleur preneur"),
+    "wall": _("Mur de la défense"),
+    "most_rounds": _("Le plus assidu"),
+    "most_chelems": _("Roi du chelem"),
+}
+
+
+def award_label(award):
+    """An award's title in the active language (as the engine names it for an unknown code)."""
+    label = AWARD_LABELS.get(award.code)
+    return str(label) if label is not None else award.label
+
+
+def award_reason(reason):
+    """Why an award goes where it goes (a `scoring.awards.Reason`), in the active language: in
+    French the engine's own sentence, otherwise one of the catalogue from the same figures."""
+    if french_active():
+        return awards.french(reason)
+    p = reason.params
+    if reason.code == "record":
+        best = {"best": french.num(p["best"])}
+        return gettext("Plus haut total d'une manche de la saison : %(best)s") % best
+    if reason.code == "wooden_spoon":
+        place = english_ordinal(p["rank"]) + (gettext(" ex æquo") if p["tied"] else "")
+        return gettext("Dernière place du classement final (%(place)s), %(points)s points") % {
+            "place": place,
+            "points": french.num(p["points"]),
+        }
+    if reason.code == "best_taker_nobody":
+        return gettext("Non attribué (minimum %(minimum)s prises)") % p
+    if reason.code == "best_taker":
+        text = gettext(
+            "%(made)s contrats réussis sur %(takes)s prises (%(rate)s %%), minimum %(minimum)s prises"
+        ) % p
+        if p["by_rate"]:
+            text += gettext(" ; égalité de contrats réussis départagée au taux de réussite")
+        return text
+    count = {"count": french.num(p.get("count", 0))}
+    if reason.code == "wall":
+        return ngettext(
+            "%(count)s contrat mis en échec en défense",
+            "%(count)s contrats mis en échec en défense",
+            p["count"],
+        ) % count
+    if reason.code == "most_rounds":
+        return ngettext("%(count)s manche jouée", "%(count)s manches jouées", p["count"]) % count
+    if reason.code == "most_chelems":
+        return ngettext("%(count)s chelem réussi", "%(count)s chelems réussis", p["count"]) % count
+    return gettext("Non attribué")

@@ -9,10 +9,10 @@ page can say « non attribué ».
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.french import num, ordinal
+from scoring.french import agree, num, ordinal, plural
 from scoring.ranking import Standing, name_key
 
 
@@ -28,31 +28,72 @@ class PlayerStats:
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why an award goes where it goes, as a code and its figures: ``french(reason)`` writes it
+    in French; a page writes it in its own language from the same figures."""
+
+    code: str  # nobody, record, wooden_spoon, best_taker, best_taker_nobody, wall, most_rounds, most_chelems
+    params: dict = field(default_factory=dict)
+
+
+def french(reason: Reason) -> str:
+    """The French sentence of an award's ``Reason``."""
+    p = reason.params
+    if reason.code == "record":
+        return f"Plus haut total d'une manche de la saison : {num(p['best'])}"
+    if reason.code == "wooden_spoon":
+        place = ordinal(p["rank"], feminine=True) + (" ex æquo" if p["tied"] else "")
+        return f"Dernière place du classement final ({place}), {num(p['points'])} points"
+    if reason.code == "best_taker_nobody":
+        return f"{NOT_AWARDED} (minimum {p['minimum']} prises)"
+    if reason.code == "best_taker":
+        text = (
+            f"{p['made']} contrats réussis sur {p['takes']} prises ({p['rate']} %), "
+            f"minimum {p['minimum']} prises"
+        )
+        if p["by_rate"]:
+            text += " ; égalité de contrats réussis départagée au taux de réussite"
+        return text
+    if reason.code == "wall":
+        return f"{plural(p['count'], 'contrat')} mis en échec en défense"
+    if reason.code == "most_rounds":
+        return f"{plural(p['count'], 'manche')} {agree(p['count'], 'jouée')}"
+    if reason.code == "most_chelems":
+        return f"{plural(p['count'], 'chelem')} {agree(p['count'], 'réussi')}"
+    return NOT_AWARDED
+
+
+@dataclass(frozen=True)
 class Award:
     code: str
     label: str
     players: tuple[str, ...]
     value: int | None
-    explanation: str
+    reason: Reason
+
+    @property
+    def explanation(self) -> str:
+        """Why, in French (``french(self.reason)``)."""
+        return french(self.reason)
 
 
 NOT_AWARDED = "Non attribué"
 
-# What an award's computation returns: its players, its figure and the sentence that explains it.
-Outcome = tuple[tuple[str, ...], int | None, str]
-NOBODY: Outcome = ((), None, NOT_AWARDED)
+# What an award's computation returns: its players, its figure and why.
+Outcome = tuple[tuple[str, ...], int | None, Reason]
+NOBODY: Outcome = ((), None, Reason("nobody"))
 
 
 def _names(players) -> tuple[str, ...]:
     return tuple(sorted(players, key=name_key))
 
 
-def _most(stats: Sequence[PlayerStats], value, explain) -> Outcome:
+def _most(stats: Sequence[PlayerStats], value, code) -> Outcome:
     """The players with the highest positive ``value(stats)``; nobody when it is 0."""
     best = max((value(s) for s in stats), default=0)
     if best <= 0:
         return NOBODY
-    return _names(s.player for s in stats if value(s) == best), best, explain(best)
+    return _names(s.player for s in stats if value(s) == best), best, Reason(code, {"count": best})
 
 
 def record(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
@@ -61,7 +102,7 @@ def record(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -
         return NOBODY
     best = max(totals)
     players = _names(s.player for s in stats if s.best_total == best)
-    return players, best, f"Plus haut total d'une manche de la saison : {num(best)}"
+    return players, best, Reason("record", {"best": best})
 
 
 def wooden_spoon(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
@@ -70,8 +111,7 @@ def wooden_spoon(stats: Sequence[PlayerStats], ranked: Sequence[Standing], ruleb
     last = ranked[-1]
     players = _names(s.player for s in ranked if s.rank == last.rank)
     points = last.season.points
-    place = ordinal(last.rank) + (" ex æquo" if last.tied else "")
-    return players, points, f"Dernier du classement final ({place}), {num(points)} points"
+    return players, points, Reason("wooden_spoon", {"rank": last.rank, "tied": last.tied, "points": points})
 
 
 def best_taker(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
@@ -79,41 +119,26 @@ def best_taker(stats: Sequence[PlayerStats], ranked: Sequence[Standing], ruleboo
     eligible = [s for s in stats if s.takes >= minimum and s.takes > 0]
     most = max((s.made for s in eligible), default=0)
     if most <= 0:
-        return (), None, f"{NOT_AWARDED} (minimum {minimum} prises)"
+        return (), None, Reason("best_taker_nobody", {"minimum": minimum})
     leaders = [s for s in eligible if s.made == most]
     rate = max(Fraction(s.made, s.takes) for s in leaders)
     winners = [s for s in leaders if Fraction(s.made, s.takes) == rate]
     takes = winners[0].takes
-    explanation = (
-        f"{most} contrats réussis sur {takes} prises ({round(100 * rate)} %), minimum {minimum} prises"
-    )
-    if len(leaders) > len(winners):
-        explanation += " ; égalité de contrats réussis départagée au taux de réussite"
-    return _names(s.player for s in winners), most, explanation
+    figures = {"made": most, "takes": takes, "rate": round(100 * rate), "minimum": minimum}
+    reason = Reason("best_taker", {**figures, "by_rate": len(leaders) > len(winners)})
+    return _names(s.player for s in winners), most, reason
 
 
 def wall(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
-    return _most(
-        stats,
-        lambda s: s.defended_failed,
-        lambda n: f"{n} contrat{'s' if n > 1 else ''} mis en échec en défense",
-    )
+    return _most(stats, lambda s: s.defended_failed, "wall")
 
 
 def most_rounds(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
-    return _most(
-        stats,
-        lambda s: s.rounds,
-        lambda n: f"{n} manche{'s' if n > 1 else ''} jouée{'s' if n > 1 else ''}",
-    )
+    return _most(stats, lambda s: s.rounds, "most_rounds")
 
 
 def most_chelems(stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Outcome:
-    return _most(
-        stats,
-        lambda s: s.chelems,
-        lambda n: f"{n} chelem{'s' if n > 1 else ''} réussi{'s' if n > 1 else ''}",
-    )
+    return _most(stats, lambda s: s.chelems, "most_chelems")
 
 
 @dataclass(frozen=True)
@@ -121,7 +146,7 @@ class AwardRule:
     """One award of the registry: everything about it is here.
 
     ``code`` is what a season's rulebook lists (``championship.awards``); ``label`` is its title;
-    ``compute`` finds its players, figure and explanation from the season's ``PlayerStats``, the
+    ``compute`` finds its players, figure and ``Reason`` from the season's ``PlayerStats``, the
     final ranking and the rulebook; ``figure`` writes that figure on a page.
     """
 
@@ -133,8 +158,8 @@ class AwardRule:
     do_not_call_in_templates = True
 
     def __call__(self, stats: Sequence[PlayerStats], ranked: Sequence[Standing], rulebook) -> Award:
-        players, value, explanation = self.compute(stats, ranked, rulebook)
-        return Award(self.code, self.label, players, value, explanation)
+        players, value, reason = self.compute(stats, ranked, rulebook)
+        return Award(self.code, self.label, players, value, reason)
 
     def shown(self, award: Award) -> str:
         """The award's figure as a page writes it (empty when nobody earned it)."""

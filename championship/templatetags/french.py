@@ -77,6 +77,19 @@ def cup_reason(value):
 
 
 @register.filter
+def award_reason(value):
+    """Why an award goes where it goes (`scoring.awards.Reason`) in the active language:
+    ``{{ award.reason|award_reason }}``."""
+    return labels.award_reason(value)
+
+
+@register.filter
+def award_label(value):
+    """An award's title in the active language: ``{{ award|award_label }}``."""
+    return labels.award_label(value)
+
+
+@register.filter
 def round_name(round_):
     """A round named in the active language: « 2026-2027 — Manche 10 » / « 2026-2027 — Round 10 »."""
     from championship.presenters import round_title  # noqa: PLC0415 (presenters read the models)

@@ -67,6 +67,17 @@ FRENCH = [
     "l'atteindre",
     "encore au calendrier",
     "1er",
+    # the awards page: titles and reasons
+    "Trophée du record",
+    "Cuillère de bois",
+    "Meilleur preneur",
+    "Le plus assidu",
+    "Roi du chelem",
+    "Plus haut total",
+    "du classement final",
+    "manches jouées",
+    "contrats réussis",
+    "Non attribué",
 ]
 SKIPPED = (
     "/compte-rendu",

@@ -1,6 +1,6 @@
 import pytest
 
-from scoring.awards import AWARDS, Award, PlayerStats, compute_awards
+from scoring.awards import AWARDS, Award, PlayerStats, Reason, compute_awards
 from scoring.ranking import PlayerSeason, final_ranking
 from scoring.rulebook import load_default_rulebook
 
@@ -50,7 +50,7 @@ def test_it_explains_the_record_and_says_when_nobody_earns_it():
     assert award("record", [stats("Alice", best_total=630)]).explanation == (
         "Plus haut total d'une manche de la saison : 630"
     )
-    assert award("record", []) == Award("record", "Trophée du record", (), None, "Non attribué")
+    assert award("record", []) == Award("record", "Trophée du record", (), None, Reason("nobody"))
 
 
 def ranking(*entries):
@@ -77,7 +77,7 @@ def test_it_explains_the_wooden_spoon():
     result = award("wooden_spoon", [], ranked=ranking(("A", 40, 5), ("B", 12, 5), ("C", 12, 5)))
 
     assert result.label == "Cuillère de bois"
-    assert result.explanation == "Dernier du classement final (2e ex æquo), 12 points"
+    assert result.explanation == "Dernière place du classement final (2e ex æquo), 12 points"
 
 
 @pytest.mark.parametrize(
