@@ -67,6 +67,18 @@ def test_it_previews_the_correction_of_a_deal_and_stores_nothing(as_user, exampl
     assert f'hx-post="{url}"' in page
 
 
+def test_it_previews_a_correction_of_a_homologated_round_before_its_reason_is_typed(
+    as_user, example, president
+):
+    homologate_round(example, president.user)
+    data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
+    data.update(called="pique", partner="seul", bouts="1", points="52")
+    url = reverse("championship:deal_correction_preview", args=[example.pk, 4])
+    html = as_user("president").post(url, data, **HTMX).content.decode()
+    assert "Aperçu de la donne 4" in html and "Motif" not in html
+    assert not example.history.filter(history_change_reason="aperçu").exists()
+
+
 def test_it_says_what_is_missing_in_the_preview(as_user, example):
     response = preview(as_user("secretary"), example, fifth_deal_data(points=""))
     html = response.content.decode()
