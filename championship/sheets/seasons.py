@@ -13,10 +13,18 @@ from django.db import transaction
 
 from championship.models import Round
 from championship.services import create_season, update_season_rulebook
-from championship.sheets.cells import JSON, Formula, detect_format, read_grids
+from championship.sheets.cells import JSON, detect_format, read_grids
 from championship.sheets.checks import season_dates
 from championship.sheets.errors import SheetError, SheetImportError
-from championship.sheets.spreadsheet import STAGES_READ, CellError, date_of, normalize, number_of, text_of
+from championship.sheets.spreadsheet import (
+    STAGES_READ,
+    CellError,
+    date_of,
+    formula_errors,
+    normalize,
+    number_of,
+    text_of,
+)
 from championship.sheets.store import import_sheets
 from federation.models import Player, Season
 
@@ -71,19 +79,7 @@ def read_totals_table(file, data, season_name):
     title = next((name for name in grids if normalize(name) == "manches"), next(iter(grids)))
     lines = grids[title]
     sheet_name = title or None
-    errors = []
-    for line in lines:
-        for index, value in enumerate(line.cells):
-            if isinstance(value, Formula):
-                errors.append(
-                    CellError(
-                        file,
-                        f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
-                        sheet=sheet_name,
-                        line=line.number,
-                        column=text_of(_heading(lines, index)),
-                    )
-                )
+    errors = formula_errors(file, lines, sheet_name, lambda index: text_of(_heading(lines, index)))
     if errors:
         raise SheetImportError(errors)
     header = next((line for line in lines if not line.blank), None)

@@ -313,24 +313,30 @@ def _find(grids, title):
     return next((lines for name, lines in grids.items() if normalize(name) == wanted), None)
 
 
+def formula_errors(file, lines, sheet, column_name):
+    """A CellError for every formula among `lines` (formulas are refused, never computed): its
+    sheet, its line and `column_name(index)`."""
+    return [
+        CellError(
+            file,
+            f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
+            sheet=sheet,
+            line=line.number,
+            column=column_name(index),
+        )
+        for line in lines
+        for index, value in enumerate(line.cells)
+        if isinstance(value, Formula)
+    ]
+
+
 def read_workbook(file, grids):
     """The JSON structure of a round workbook (a dict for ``parse_sheet``) and its ``Locator``;
     SheetImportError for what cannot be read at all (a formula, an unknown column, a missing sheet)."""
     locator = Locator(file)
     errors = []
     for title, lines in grids.items():
-        for line in lines:
-            for index, value in enumerate(line.cells):
-                if isinstance(value, Formula):
-                    errors.append(
-                        CellError(
-                            file,
-                            f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
-                            sheet=title,
-                            line=line.number,
-                            column=_column_letter(index),
-                        )
-                    )
+        errors += formula_errors(file, lines, title, _column_letter)
     if errors:
         raise SheetImportError(errors)
     if len(grids) == 1 and "" in grids:

@@ -94,7 +94,8 @@ def test_the_report_stays_in_french_for_an_english_visitor(client, homologated):
     assert "Poignée simple de Bruno" in html and "Misère de Chloé" in html
     assert "novembre" in html  # the compte-rendu's dates in French too
     pdf = client.get(reverse("championship:report_pdf", args=[homologated.pk]), HTTP_ACCEPT_LANGUAGE="en")
-    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    pages = PdfReader(io.BytesIO(pdf.content)).pages
+    text = " ".join(" ".join(page.extract_text().split()) for page in pages)  # lines joined
     assert "Poignée simple de Bruno" in text and " by " not in text
 
 

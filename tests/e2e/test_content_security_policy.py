@@ -14,12 +14,13 @@ from playwright.sync_api import expect
 
 from championship.models import Report
 from tests.e2e import test_game_night as night
+from tests.e2e.chromium import requires_chromium
 from tests.factories import make_round
 
 browser = night.browser  # the same fixture: a headless Chromium for one test
 PASSWORD = night.PASSWORD
 
-pytestmark = night.pytestmark  # skipped, with its reason, where Chromium is missing
+pytestmark = requires_chromium
 
 
 class Watched(night.Phone):

@@ -18,20 +18,12 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from championship.models import Deal, Round, Seat
 from tests.conftest import make_player
+from tests.e2e.chromium import headless_chromium, requires_chromium
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -46,29 +38,15 @@ COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
 EXAMPLE_TOTALS = {"Alice": -650, "Bruno": 380, "Chloé": 50, "David": 220, "Émile": 0}
 TEMPLATE_SOURCE = re.compile(r"\{[#%{]|[#%}]\}")
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason=f"Chromium introuvable ({CHROMIUM}) : installez-le (apt-get install chromium) "
-    "ou donnez son chemin dans CHROMIUM_PATH pour lancer le test de bout en bout.",
-)
+pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
 
 
 @pytest.fixture
-def browser(live_server, monkeypatch):
-    """A headless Chromium for one test.
-
-    Playwright's sync API keeps an asyncio event loop running in this thread for as long as it is
-    started, and Django refuses ORM calls from a thread with a running loop (SynchronousOnlyOperation).
-    The test's own database reads happen between browser steps, never concurrently with them
-    (the live server answers from its own thread), so the check is lifted for this test only; it
-    comes back when monkeypatch undoes the variable, after the browser is closed.
-    """
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def browser(live_server):
+    """A headless Chromium for one test (`tests.e2e.chromium.headless_chromium`)."""
+    with headless_chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 class Phone:

@@ -13,10 +13,9 @@ from the site. With E2E_SCREENSHOTS set to a folder, the phone and the laptop le
 
 import datetime
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from championship.models import Deal, Round, Seat
 from championship.services import create_round
@@ -24,7 +23,8 @@ from federation.models import Season
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from tests.conftest import make_player
-from tests.e2e.test_game_night import CHROMIUM, CHROMIUM_ARGS, Phone, log_in
+from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.test_game_night import Phone, log_in
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -45,22 +45,15 @@ SHEET = [
     ("Bruno", "played", "David", "Chloé", "garde_contre", "pique", 3, "40", None),
 ]
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason=f"Chromium introuvable ({CHROMIUM}) : installez-le (apt-get install chromium) "
-    "ou donnez son chemin dans CHROMIUM_PATH pour lancer le test de bout en bout.",
-)
+pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
 
 
 @pytest.fixture
-def chromium(live_server, monkeypatch):
-    """A headless Chromium, launched as in test_game_night (see its `browser` fixture)."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def chromium(live_server):
+    """A headless Chromium for one test (`tests.e2e.chromium.headless_chromium`)."""
+    with headless_chromium() as browser:
         yield browser
-        browser.close()
 
 
 def paper_totals():

@@ -21,13 +21,13 @@ from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
 from django.test import RequestFactory
 from django.views.defaults import server_error
-from playwright.sync_api import sync_playwright
 
 from championship.models import Deal, Report, Round
 from federation.models import Official, Player, Season
 from tests.e2e import test_game_night as night
+from tests.e2e.chromium import headless_chromium, requires_chromium
 
-pytestmark = night.pytestmark  # skipped, with its reason, where Chromium is missing
+pytestmark = requires_chromium
 
 PHONE = night.PHONE
 DESKTOP = {"viewport": {"width": 1366, "height": 900}, "locale": "fr-FR", "timezone_id": "Europe/Paris"}
@@ -73,13 +73,9 @@ CHART_TEXT = """() => [...document.querySelectorAll('svg[viewBox]')]
 
 @pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for the module (see `test_game_night.browser` for the variable)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=night.CHROMIUM, args=night.CHROMIUM_ARGS)
-            yield browser
-            browser.close()
+    """One headless Chromium for the module (`tests.e2e.chromium.headless_chromium`)."""
+    with headless_chromium() as browser:
+        yield browser
 
 
 class Walk:
