@@ -199,6 +199,19 @@ def _address_space():
         return 0
 
 
+MEMORY_MARGIN = 16 * 1024 * 1024
+
+
+def _out_of_memory(error, limit):
+    """Whether a render failed for want of memory: a MemoryError, or what a C library (Pango,
+    cairo, HarfBuzz) raises when an allocation fails under the address-space limit (a
+    SystemError « error return without exception set »), or any error raised with the process
+    near its limit."""
+    if isinstance(error, (MemoryError, SystemError)):
+        return True
+    return _address_space() + MEMORY_MARGIN >= limit
+
+
 def _child_main(connection, parent_end, limits):
     """The render loop of the child: HTML in, ("ok", pdf) or ("failed", reason, detail) out.
 
@@ -223,10 +236,11 @@ def _child_main(connection, parent_end, limits):
         signal.alarm(math.ceil(limits.timeout) + 5)
         try:
             answer = ("ok", html_to_pdf(html))
-        except MemoryError:
-            answer = ("failed", "memory", "")
         except Exception as error:  # anything WeasyPrint raises: reported, then this child ends
-            answer = ("failed", "error", f"{type(error).__name__}: {error}"[:500])
+            if _out_of_memory(error, limit):
+                answer = ("failed", "memory", "")
+            else:
+                answer = ("failed", "error", f"{type(error).__name__}: {error}"[:500])
         signal.alarm(0)
         del html
         try:

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from championship import pdf
 from championship.models import Report, Round
 from championship.pdf import RENDERER, render_pdf
 from championship.reports import report_display, save_report
@@ -146,3 +147,13 @@ def test_it_explains_a_failed_layout_in_the_command(homologated, settings, tmp_p
     with pytest.raises(CommandError, match="PDF n'a pas pu être produit \\(timeout"):
         call_command("report_pdf", "2010-2011", "1", "-o", str(tmp_path / "cr.pdf"))
     assert not (tmp_path / "cr.pdf").exists()
+
+
+def test_it_tells_a_failure_for_want_of_memory_from_another_error():
+    far = pdf._address_space() + 1024 * 1024 * 1024  # a limit far above what the process holds
+    near = pdf._address_space() + 1024  # a limit the process has all but reached
+    # A C library that cannot allocate under the limit raises SystemError, not MemoryError.
+    assert pdf._out_of_memory(SystemError("error return without exception set"), far)
+    assert pdf._out_of_memory(MemoryError(), far)
+    assert not pdf._out_of_memory(ValueError("CSS invalide"), far)
+    assert pdf._out_of_memory(ValueError("n'importe quoi"), near)
