@@ -89,7 +89,8 @@ def _cut_phrase(qualifiers: int, best_thirds: int) -> str:
         thirds = (
             f" et le meilleur {label}" if best_thirds == 1 else f" et les {best_thirds} meilleurs {label}s"
         )
-    return f"{first} de chaque table{thirds} vont en finale"
+    verb = "va" if qualifiers == 1 and not thirds else "vont"
+    return f"{first} de chaque table{thirds} {verb} en finale"
 
 
 def _safe(p) -> str:

@@ -239,6 +239,9 @@ def test_it_follows_the_season_cup_rules():
         "seul le premier de chaque table et les 2 meilleurs 2es vont en finale"
     )
 
+    alone = qualify_for_final(PLAN, totals, cup_variant(qualifiers_per_table=1, best_thirds=0))
+    assert french(alone.reasons["S03"]).endswith("seul le premier de chaque table va en finale")
+
 
 def test_it_sends_the_direct_final_when_there_are_no_play_offs():
     plan = seed_cup(ranked_players(7), RULEBOOK)
