@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext
 
-from championship.choices import COLOUR_LABELS
+from championship.choices import CHIPS_LABELS
 from championship.labels import kind, poignee_of
 from championship.models import Adjustment, Deal, Round, Seat
 from federation.models import Player
@@ -109,7 +109,7 @@ class _Describer:
                 "position": record.position + 1,
             }
             if record.colour:
-                text += gettext(", jetons %(colour)s") % {"colour": COLOUR_LABELS[record.colour]}
+                text += ", " + str(CHIPS_LABELS[record.colour])
             if record.total is not None:
                 text += gettext(", total %(total)s") % {"total": num(record.total)}
             return text

@@ -41,6 +41,11 @@ def french_active():
     return (get_language() or "fr").split("-")[0] == "fr"
 
 
+def colon():
+    """What goes before a value after its label: « \u00a0: » in French, « : » in English."""
+    return "\u00a0: " if french_active() else ": "
+
+
 def code_label(code):
     """The name of a line's kind: a known code's label, else (a code of the season's catalogue)
     « Bonus ou malus du catalogue »; never the code itself."""

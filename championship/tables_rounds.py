@@ -7,6 +7,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from championship import labels
 from championship.presenters import stage_label
 from championship.tables_export import SpreadsheetSafeTable
 from scoring.french import num, signed
@@ -99,10 +100,11 @@ class RankingTable(SpreadsheetSafeTable):
         return format_html('<span class="{}">{}</span>', css, num(record.total))
 
     def render_championship_points(self, record):
+        colon = labels.colon()
         details = format_html_join(
             "",
-            "<li>{} : {}</li>",
-            ((label, num(points)) for label, points in record.championship_lines),
+            "<li>{}{}{}</li>",
+            ((label, colon, num(points)) for label, points in record.championship_lines),
         )
         return format_html(
             '<details class="explain"><summary>{}</summary><ul class="plain">{}</ul></details>',

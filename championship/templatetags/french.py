@@ -76,6 +76,12 @@ def cup_reason(value):
     return cup_labels.reason_text(value)
 
 
+@register.simple_tag
+def colon():
+    """« : » after a label, spaced as the page's language wants: ``{% colon %}``."""
+    return labels.colon()
+
+
 @register.filter
 def award_reason(value):
     """Why an award goes where it goes (`scoring.awards.Reason`) in the active language:

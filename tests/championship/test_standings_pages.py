@@ -108,7 +108,7 @@ def test_it_shows_the_late_report_malus_as_of_the_date_asked(client, season):
     assert "Comptes-rendus en retard" not in html
     html = client.get(season_url(season, as_of="2010-10-20")).content.decode()
     assert "Comptes-rendus en retard" in html
-    assert 'manche 1 :\n      <strong class="neg">\N{MINUS SIGN}2</strong>' in html
+    assert 'manche 1\N{NO-BREAK SPACE}: \n      <strong class="neg">\N{MINUS SIGN}2</strong>' in html
     assert "toujours manquant" in html
     html = client.get(season_url(season, as_of="demain")).content.decode()
     assert "Date « as_of » invalide : « demain »" in html

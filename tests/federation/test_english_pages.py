@@ -79,6 +79,7 @@ FRENCH = [
     "contrats réussis",
     "Non attribué",
 ]
+FRENCH_COLON = re.compile(r"[^|\s][ \u00a0\u202f]:")  # not the crawl's own « | » between texts
 SKIPPED = (
     "/compte-rendu",
     ".pdf",
@@ -148,9 +149,13 @@ def test_every_visitor_page_is_in_english(client):
     problems = []
     for url, text in pages.items():
         for piece in sorted(written, key=len, reverse=True):
-            text = text.replace(piece, "")
+            text = text.replace(f" — {piece}", "").replace(piece, "")  # what people wrote, its dash too
         for phrase in FRENCH:
             at = text.find(phrase)
             if at >= 0:
                 problems.append(f"{url}: « {phrase} » in …{text[max(0, at - 40) : at + 40]}…")
+        spaced = FRENCH_COLON.search(text)  # « Points : 5 »: French spacing before a colon
+        if spaced:
+            at = spaced.start()
+            problems.append(f"{url}: a space before a colon in …{text[max(0, at - 40) : at + 40]}…")
     assert problems == []
