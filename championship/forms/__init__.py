@@ -1,7 +1,8 @@
 """The competition's forms, one module each: a round (rounds), a deal (deals), a bonus or malus
 (adjustments), a round's seat totals and colours (seats), the motif of a deletion (deletions),
-a report (reports), a season's rulebook (rulebook), a sheet upload (sheets); what they share in
-fields. Forms validate input and write nothing: views hand their cleaned data to a service."""
+a report (reports), a season's rulebook (rulebook), a sheet upload and a past season's totals
+table (sheets); what they share in fields. Forms validate input and write nothing: views hand
+their cleaned data to a service."""
 
 from championship.forms.adjustments import AdjustmentForm
 from championship.forms.deals import DealForm, parse_points
@@ -10,7 +11,7 @@ from championship.forms.reports import BoardReportForm, ReportForm
 from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreateForm, RoundDeleteForm
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
-from championship.forms.sheets import SheetConfirmForm, SheetUploadForm
+from championship.forms.sheets import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
 
 __all__ = [
     "STAGE_CHOICES",
@@ -25,6 +26,8 @@ __all__ = [
     "RoundDeleteForm",
     "RulebookForm",
     "SeatColoursForm",
+    "SeasonConfirmForm",
+    "SeasonImportForm",
     "SeatTotalsForm",
     "SheetConfirmForm",
     "SheetUploadForm",

@@ -3,9 +3,12 @@
 a totals-only sheet (§3) checked and stored like any other (``import_sheets``: the same model,
 the same services, all or nothing), so that the history, podiums and records of the federation
 appear on the site. ``plan_season`` checks and scores everything inside a transaction that is
-rolled back: what the import would create, before it does.
+rolled back: what the import would create, before it does; ``apply_previewed`` then stores exactly
+that, or nothing.
 """
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -216,4 +219,37 @@ def plan_season(file, data, season_name, *, apply=False, create_players=False, h
     except _DryRun:
         pass
     plan.applied = apply
+    return plan
+
+
+def plan_digest(plan):
+    """A fingerprint of what a plan creates: the season (new or not), the players registered and
+    each round's number, date, place, status and totals (``apply_previewed`` compares it)."""
+    summary = [
+        plan.season,
+        plan.new_season,
+        plan.new_players,
+        [
+            [round_.number, round_.date.isoformat(), round_.place, round_.status, round_.shown_totals]
+            for round_ in plan.rounds
+        ],
+    ]
+    return hashlib.sha256(json.dumps(summary, ensure_ascii=False).encode()).hexdigest()
+
+
+def apply_previewed(file, data, season_name, digest, **options):
+    """``plan_season(apply=True)`` of a table previewed as ``digest``, refused with nothing stored
+    if it would now create anything else (the same table confirmed twice, rounds entered since)."""
+    with transaction.atomic():
+        plan = plan_season(file, data, season_name, apply=True, **options)
+        if plan_digest(plan) != digest:
+            raise SheetImportError(
+                [
+                    SheetError(
+                        file,
+                        "l'import ne créerait plus ce que montrait l'aperçu (déjà importé, ou des manches "
+                        "enregistrées depuis) : refaites l'aperçu",
+                    )
+                ]
+            )
     return plan

@@ -6,7 +6,8 @@ season of each sheet decides, in `championship.sheets`). An upload may first be 
 round checked and scored, nothing written, then imported on confirmation. A homologated round's
 sheet or workbook is public; another round's only for those who enter the season's rounds. The
 blank template is public; a season's workbook is public, its unhomologated rounds left out
-except for those who enter them.
+except for those who enter them. A past season's totals table (§9) is imported by the board or a
+superuser, previewed first, then imported exactly as previewed (carried back signed).
 """
 
 import json
@@ -17,13 +18,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from championship.forms import SheetConfirmForm, SheetUploadForm
+from championship.forms import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
 from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, sheet_filename
 from championship.sheets.parse import parse_json
+from championship.sheets.seasons import apply_previewed, plan_digest, plan_season
 from championship.sheets.store import check_source
 from championship.sheets.workbooks import (
     CONTENT_TYPES,
@@ -36,7 +38,7 @@ from championship.sheets.workbooks import (
 from championship.sheets.workbooks import render as render_workbook
 from championship.standings import season_standings
 from federation.models import Season
-from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
+from federation.roles import board_seasons, can_enter_rounds, is_board, remember_roles, with_roles
 from scoring.vocabulary import KIND_LABELS, contract_label
 
 FORM_PLAYERS_HINT = "cochez « Inscrire les joueurs inconnus » pour l'inscrire"
@@ -174,6 +176,74 @@ def round_import(request):
     return render(request, "championship/sheets/import.html", context)
 
 
+def _season_imported(plan, homologated):
+    count = len(plan.rounds)
+    if homologated:
+        text = ngettext(
+            "Saison %(season)s : %(count)s manche importée et homologuée.",
+            "Saison %(season)s : %(count)s manches importées et homologuées.",
+            count,
+        )
+    else:
+        text = ngettext(
+            "Saison %(season)s : %(count)s manche importée en brouillon.",
+            "Saison %(season)s : %(count)s manches importées en brouillon.",
+            count,
+        )
+    return text % {"season": plan.season, "count": count}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_import(request):
+    """A past season from a totals table: « Aperçu » shows what the import would create, nothing
+    stored; « Importer » then imports exactly the previewed file, all or nothing."""
+    if not (request.user.is_superuser or board_seasons(request.user).exists()):
+        raise PermissionDenied(gettext("Seule la Direction d'une saison importe une saison passée."))
+    form, errors = SeasonImportForm(user=request.user), []
+    action = request.POST.get("action")
+    try:
+        if action == "confirm":
+            confirm = SeasonConfirmForm(request.POST, user=request.user)
+            if not confirm.is_valid():
+                errors = [message for messages_ in confirm.errors.values() for message in messages_]
+            else:
+                data = confirm.cleaned_data["token"]
+                plan = apply_previewed(
+                    data["file"],
+                    data["data"],
+                    data["season"],
+                    data["digest"],
+                    create_players=data["create_players"],
+                    homologate=data["homologate"],
+                    user=request.user,
+                )
+                messages.success(request, _season_imported(plan, data["homologate"]))
+                return redirect("championship:season", plan.season)
+        elif request.method == "POST":
+            form = SeasonImportForm(request.POST, request.FILES, user=request.user)
+            if form.is_valid():
+                upload = form.cleaned_data["table"]
+                content = upload.read()
+                options = {key: form.cleaned_data[key] for key in ("create_players", "homologate")}
+                plan = plan_season(
+                    upload.name,
+                    content,
+                    form.cleaned_data["season"],
+                    apply=False,
+                    user=request.user,
+                    **options,
+                )
+                confirm = SeasonConfirmForm(
+                    initial={"token": form.token(content, plan_digest(plan))}, user=request.user
+                )
+                context = {"plan": plan, "confirm": confirm, **options}
+                return render(request, "championship/sheets/season_preview.html", context)
+    except SheetImportError as error:
+        errors = error.errors
+    return render(request, "championship/sheets/season_import.html", {"form": form, "errors": errors})
+
+
 @require_GET
 def round_export(request, pk):
     round_ = _get_round_for_export(request, pk)
@@ -219,6 +289,7 @@ def season_workbook(request, name, fmt):
 
 urlpatterns = [
     path("manches/importer/", round_import, name="round_import"),
+    path("saisons/importer/", season_import, name="season_import"),  # before saisons/<name>/
     path("manches/modele.<str:fmt>", sheet_template, name="sheet_template"),
     path("manches/<int:pk>/feuille.json", round_export, name="round_export"),
     path("manches/<int:pk>/classeur.<str:fmt>", round_workbook, name="round_workbook"),

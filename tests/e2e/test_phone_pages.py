@@ -24,6 +24,7 @@ from django.views.defaults import server_error
 
 from championship.models import Deal, Report, Round
 from federation.models import Official, Player, Season
+from tests.championship.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import headless_chromium, requires_chromium
 
@@ -185,6 +186,7 @@ def demo_pages():
         f"/saisons/{current.name}/manches/nouvelle/",
         f"/saisons/{current.name}/reglement/",
         "/manches/importer/",
+        "/saisons/importer/",
         f"/manches/{pending.pk}/supprimer/",
         "/compte/mot-de-passe/",
     ]
@@ -197,7 +199,34 @@ def demo_pages():
         "entry": f"/manches/{pending.pk}/saisie/",
         "standings": f"/saisons/{current.name}/",
         "round": f"/manches/{homologated.pk}/",
+        "past": past.name,
     }
+
+
+def preview_past_season(walk, season, axe):
+    """« Importer une saison passée »: a totals table refused (its errors named by cell), then one
+    previewed (its rounds, following those of the season)."""
+    first = int(season[:4])
+    lines = (
+        csv_table(season_rows(12)).decode().replace("/2005", f"/{first}").replace("/2006", f"/{first + 1}")
+    )
+    rows = [line.split(";", 1)[1] for line in lines.splitlines()]  # no « Manche » column
+    good = "\n".join(rows).encode()
+    broken = "\n".join(rows[:3] + [row.replace(";", ";x", 3) for row in rows[3:6]]).encode()
+    page = walk.page
+    for name, data, heading in (
+        ("refus.csv", broken, "Tableau refusé : rien n'a été enregistré"),
+        ("saison.csv", good, "Aperçu de la saison importée"),
+    ):
+        page.goto("/saisons/importer/")
+        page.get_by_label("Saison", exact=True).fill(season)
+        page.get_by_label("Tableau de totaux").set_input_files(
+            {"name": name, "mimeType": "text/csv", "buffer": data}
+        )
+        page.get_by_label("Inscrire les joueurs inconnus").check()
+        page.get_by_role("button", name="Aperçu").click()
+        page.get_by_role("heading", name=heading).wait_for()
+        walk.check(f"/saisons/importer/{name}", axe=axe)
 
 
 def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transactional_db):
@@ -215,6 +244,7 @@ def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transacti
         walk.log_in(pages["president"])
         for url in pages["official"]:
             walk.visit(url, axe=axe)
+        preview_past_season(walk, pages["past"], axe=axe)
         walk.close()
 
     # A form sent without its cookie meets the CSRF page; a member without rights, the 403 page.

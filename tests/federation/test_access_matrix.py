@@ -233,6 +233,8 @@ TABLE = {
     # --- entering rounds: the secretary and the board; a homologated round, the board alone ---
     "saisons/<str:season_name>/manches/nouvelle/": [(season_path("manches/nouvelle/"), ENTRY, ENTRY)],
     "manches/importer/": [(lambda w: "/manches/importer/", ENTRY, ENTRY)],
+    # a past season from a totals table: the board of some season (creating one: superusers only)
+    "saisons/importer/": [(lambda w: "/saisons/importer/", BOARD, BOARD)],
     "manches/<int:pk>/saisie/": [
         (round_path("draft", "saisie/"), ENTRY, ENTRY),
         (round_path("submitted", "saisie/"), ENTRY, ENTRY),
