@@ -154,3 +154,20 @@ def test_it_homologates_only_for_the_board(root, tmp_path, season, secretary):
         run("2010-2011", str(path), "--apply", "--homologate", "--by", secretary.user.username)
     assert "seule la Direction de la saison 2010-2011 peut homologuer une manche" in str(info.value)
     assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("foo", "SAISON : Le nom d'une saison s'écrit « 2010-2011 »."),
+        ("2005-2007", "SAISON : Une saison va d'une année à la suivante, par exemple « 2010-2011 »."),
+    ],
+)
+def test_it_refuses_a_season_name_that_is_not_one_in_french(root, tmp_path, name, message):
+    path = tmp_path / "saison.csv"
+    path.write_bytes(csv_table(season_rows(2)))
+    counts = model_counts()
+    with pytest.raises(CommandError) as error:
+        run(name, str(path))
+    assert str(error.value) == message
+    assert model_counts() == counts

@@ -4,12 +4,14 @@ would create), ``--apply`` to store it, all or nothing, through the same checks 
 
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from championship.management.commands.import_round import find_official
 from championship.sheets import SheetImportError
 from championship.sheets.seasons import plan_season
 from federation.history import recorded_as
+from federation.models import validate_season_name
 
 
 class Command(BaseCommand):
@@ -40,6 +42,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, season, file, apply, create_players, homologate, by=None, **options):
+        try:
+            validate_season_name(season)
+        except ValidationError as error:
+            raise CommandError(f"SAISON : {' '.join(error.messages)}") from None
         user = find_official(by, homologate)
         try:
             data = Path(file).read_bytes()
