@@ -17,7 +17,7 @@ from championship.standings import season_standings
 from championship.summaries import cached
 from federation.context_processors import current_season
 from federation.models import Official, Season
-from federation.roles import can_enter_rounds, player_of
+from federation.roles import can_enter_rounds, is_board, player_of
 
 LEADERS = 5
 LATEST_ROUNDS = 5
@@ -83,9 +83,10 @@ def home(request):
         context["reports_due"] = visible_reports_due(request.user, season, default_as_of(season))
         context["can_enter_rounds"] = can_enter_rounds(request.user, season)
         if context["can_enter_rounds"]:
-            context["pending_rounds"] = season.rounds.exclude(status=Round.HOMOLOGATED).order_by(
-                "date", "stage", "table", "number"
-            )
+            pending = season.rounds.exclude(status=Round.HOMOLOGATED)
+            if is_board(request.user, season):  # its submitted rounds are in « Manches à homologuer »
+                pending = pending.exclude(status=Round.SUBMITTED)
+            context["pending_rounds"] = pending.order_by("date", "stage", "table", "number")
     past = Season.objects.exclude(pk=getattr(season, "pk", None)).order_by("-start_date").first()
     if past is not None:
         context["past_season"] = past

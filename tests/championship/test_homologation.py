@@ -45,6 +45,18 @@ def test_it_lists_the_rounds_to_homologate_on_the_home_page_and_counts_them_in_t
     assert queue.count("/homologuer/") == 1  # the draft is not in it
 
 
+def test_the_board_sees_a_submitted_round_once_on_the_home_page(as_user, season, submitted):
+    draft = make_round(season, date=datetime.date(2010, 12, 3))
+    edit = reverse("championship:round_edit", args=[submitted.pk])
+    board = as_user("president").get("/").content.decode()
+    waiting = board[board.index("En attente d'homologation") :]
+    waiting = waiting[: waiting.index("</section>")]
+    assert reverse("championship:round_edit", args=[draft.pk]) in waiting
+    assert edit not in waiting  # it is under « Manches à homologuer »
+    secretary = as_user("secretary").get("/").content.decode()
+    assert "a-homologuer" not in secretary and edit in secretary  # not the secretary's to homologate
+
+
 def test_it_says_when_nothing_waits(as_user, example):
     html = as_user("president").get("/").content.decode()
     assert '<span class="count">0</span>' in html
