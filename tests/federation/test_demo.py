@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from championship.cup import cup_state
 from championship.models import ChampionshipLine, Deal, Report, Round
+from championship.presenters import round_display
 from championship.reports import reports_due
 from championship.standings import season_standings
 from federation.management.commands.demo import current_round_dates, current_season_dates
@@ -52,6 +53,12 @@ def test_it_shows_the_current_demo_season_in_progress(db, client):
     assert f"Saison {current.name}" in html
     assert "Comptes-rendus attendus" in html
     assert "Champion du Monde 2010-2011" in html
+    # its round awaiting homologation was checked against a paper sheet that forgot a deal
+    pending = current.rounds.get(status=Round.SUBMITTED)
+    check = round_display(pending).paper
+    assert check.entered and not check.agrees
+    forgotten = max(deal.number for deal in pending.deals.all() if any(deal.shares.values()))
+    assert all(forgotten in row.suspects for row in check.rows if row.gap)
 
 
 @pytest.mark.parametrize(
