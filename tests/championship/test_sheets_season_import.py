@@ -65,6 +65,21 @@ def root(db):
     )
 
 
+def assert_stored_as_homologated(rows, official, name="2005-2006"):
+    """The season `name` holds one homologated totals-only round per line of `rows`, each with
+    its date, place and totals, homologated by `official`, author of its history; the Season."""
+    season = Season.objects.get(name=name)
+    rounds = list(season.rounds.order_by("number"))
+    assert len(rounds) == len(rows)
+    assert all(round_.totals_only and round_.status == Round.HOMOLOGATED for round_ in rounds)
+    assert {round_.homologated_by for round_ in rounds} == {official}
+    assert {round_.history.earliest().history_user for round_ in rounds} == {official}
+    for round_, (date, place, totals) in zip(rounds, rows, strict=True):
+        assert round_.date == date and round_.place == place
+        assert {seat.player.name: seat.total for seat in round_.seats.all()} == totals
+    return season
+
+
 def run(*args):
     out = io.StringIO()
     call_command("import_season", *args, stdout=out)
@@ -93,15 +108,7 @@ def test_it_imports_a_season_of_thirty_homologated_totals_only_rounds(root, tmp_
     path.write_bytes(table(rows))
     out = run("2005-2006", str(path), "--apply", "--homologate", "--by", "root")
     assert "30 manches importées dans la saison 2005-2006." in out
-    season = Season.objects.get(name="2005-2006")
-    rounds = list(season.rounds.order_by("number"))
-    assert len(rounds) == 30
-    assert all(round_.totals_only and round_.status == Round.HOMOLOGATED for round_ in rounds)
-    assert {round_.homologated_by for round_ in rounds} == {root}
-    assert {round_.history.earliest().history_user for round_ in rounds} == {root}
-    for round_, (date, place, totals) in zip(rounds, rows, strict=True):
-        assert round_.date == date and round_.place == place
-        assert {seat.player.name: seat.total for seat in round_.seats.all()} == totals
+    season = assert_stored_as_homologated(rows, root)
     standings = season_standings(season)
     assert len(standings.podium()) >= 3
     # no report is known for a past season: no winner gets the malus of a missing one

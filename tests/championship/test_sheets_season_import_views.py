@@ -15,6 +15,7 @@ from federation.models import Official, Season
 from scoring import french
 from tests.championship.test_sheets_season_import import (
     PLAYERS,
+    assert_stored_as_homologated,
     csv_table,
     model_counts,
     root,  # noqa: F401  (a fixture: the players of the table and a superuser)
@@ -120,15 +121,7 @@ def test_the_confirmation_imports_the_thirty_previewed_rounds(client, root, tabl
     response = client.post(URL, {"action": "confirm", "token": token}, follow=True)
     assert response.redirect_chain[-1][0] == "/saisons/2005-2006/"
     assert "Saison 2005-2006 : 30 manches importées et homologuées." in page(response)
-    season = Season.objects.get(name="2005-2006")
-    rounds = list(season.rounds.order_by("number"))
-    assert len(rounds) == 30
-    assert all(round_.totals_only and round_.status == Round.HOMOLOGATED for round_ in rounds)
-    assert {round_.homologated_by for round_ in rounds} == {root}
-    assert {round_.history.earliest().history_user for round_ in rounds} == {root}
-    for round_, (date, place, totals) in zip(rounds, rows, strict=True):
-        assert round_.date == date and round_.place == place
-        assert {seat.player.name: seat.total for seat in round_.seats.all()} == totals
+    season = assert_stored_as_homologated(rows, root)
     assert season.rulebook.reports.late_malus_per_week == 0
     # the same confirmation again (a second click): refused, nothing more stored; without a
     # « Manche » column the rounds would follow as 31 to 60, which is not what the preview showed
