@@ -153,7 +153,7 @@ class PlayersField(forms.MultipleChoiceField):
 class DealForm(MotifMixin, forms.Form):
     """Add the next deal of a round (`deal=None`) or correct `deal`. `data`: the round's seats
     (players joined) and deals as the view read them (`services.read_round_data`), else read
-    here."""
+    here. `preview`: only scored, never saved (no correction reason asked)."""
 
     kind = forms.CharField(
         label=_("Donne"),
@@ -218,7 +218,7 @@ class DealForm(MotifMixin, forms.Form):
         widget=forms.RadioSelect(choices=[("", _("personne")), *choices.SIDES_WITH_ARTICLE]),
     )
 
-    def __init__(self, round_, *args, deal=None, data=None, **kwargs):
+    def __init__(self, round_, *args, deal=None, data=None, preview=False, **kwargs):
         self.round = round_
         self.deal = deal
         self.round_data = data if data is not None else read_round_data(round_, adjustments=False)
@@ -269,7 +269,8 @@ class DealForm(MotifMixin, forms.Form):
             self.fields["key"] = key_field()
         else:
             self.fields["version"] = version_field(round_.version)
-        self.add_motif(round_)
+        if not preview:  # a preview writes nothing: the correction's reason is asked when saving
+            self.add_motif(round_)
         self._french_errors()
 
     def seat_buttons(self):

@@ -204,10 +204,7 @@ def deal_preview(request, pk, number=None):
     else:
         round_, deal = _get_deal_for_editing(request, pk, number)
     data = services.read_round_data(round_, adjustments=False)
-    sent = request.POST.copy()
-    if not sent.get("motif", "").strip():  # a correction's reason is asked when saving, not to preview
-        sent["motif"] = "aperçu"
-    form = DealForm(round_, sent, deal=deal, data=data)
+    form = DealForm(round_, request.POST, deal=deal, data=data, preview=True)
     preview = score_preview(form.scored, form.candidate, form.seats) if form.is_valid() else None
     problems = [] if preview else [error for errors in form.errors.values() for error in errors]
     return render(
