@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_migrate, pre_save
 
 
 class ChampionshipConfig(AppConfig):
@@ -8,22 +8,24 @@ class ChampionshipConfig(AppConfig):
     verbose_name = "Championnat"
 
     def ready(self):
-        from federation.models import Player, Season  # noqa: PLC0415 (models are ready now)
+        from championship.models import FigureToken  # noqa: PLC0415 (models are ready now)
 
-        for signal in (post_save, post_delete):
-            # A season edited (dates, calendar, rulebook) or a player renamed in the admin: the
-            # cached figures they appear in go (`championship.summaries`).
-            signal.connect(_season_saved, sender=Season, dispatch_uid="summaries-season")
-            signal.connect(_player_saved, sender=Player, dispatch_uid="summaries-player")
+        post_migrate.connect(_install_triggers, sender=self, dispatch_uid="figure-tokens-triggers")
+        pre_save.connect(_fresh_loaded_token, sender=FigureToken, dispatch_uid="figure-tokens-loaded")
 
 
-def _season_saved(sender, instance, **kwargs):
-    from championship.summaries import season_changed  # noqa: PLC0415
+def _install_triggers(sender, using, **kwargs):
+    """After every `migrate` (and `flush`): SQLite drops a table's triggers when a migration
+    rebuilds it, and a new model needs its own (`championship.figure_tokens`)."""
+    from championship.figure_tokens import install_triggers  # noqa: PLC0415
 
-    season_changed(instance)
+    install_triggers(using)
 
 
-def _player_saved(sender, instance, **kwargs):
-    from championship.summaries import season_changed  # noqa: PLC0415
+def _fresh_loaded_token(sender, instance, raw=False, **kwargs):
+    """A token read from a fixture (`loaddata`) is replaced by a new one: the rows loaded with
+    it may not be the state it was the token of."""
+    if raw:
+        from championship.figure_tokens import new_token  # noqa: PLC0415
 
-    season_changed(None)
+        instance.token = new_token()

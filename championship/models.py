@@ -305,3 +305,21 @@ class ChampionshipLine(models.Model):
 
     def __str__(self):
         return f"{self.player} {self.code} {signed(self.points)}"
+
+
+class FigureToken(models.Model):
+    """The token of a season's computed figures: a random value that changes, in the same
+    transaction, with every write of a row those figures are computed from. Database triggers
+    keep it (`championship.figure_tokens`), whatever writes the row: a service, the admin, a
+    restore, `loaddata`, SQL by hand. Cached figures are stored under it (`championship.summaries`).
+    """
+
+    season = models.OneToOneField(Season, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=32)
+
+    class Meta:
+        verbose_name = _("jeton des chiffres")
+        verbose_name_plural = _("jetons des chiffres")
+
+    def __str__(self):
+        return f"{self.season_id}:{self.token}"

@@ -1,120 +1,141 @@
-"""A season's computed figures (standings, reports due, cup champion) kept in Django's cache,
-never served stale.
+"""A season's computed figures (standings, reports due, pieces of pages) kept in Django's cache,
+and always the database's figures.
 
-Every key holds the season's *generation*, a random token kept in the cache itself, and the
-as-of date of the figures (the late-report malus grows by the day). A write that can change a
-figure of a season calls `season_changed` (the services do it once, when they lock a round,
-create one or replace the rulebook; a saved Season or Player does it through signals): after
-its transaction commits, the season's generation is dropped, so the next read computes afresh
-under a new token and nothing computed before the write is read again. A read that computed
-from data older than a concurrent write stores it under the old token, which nobody reads.
+A figure is stored under its season's *token* (`championship.figure_tokens`): random, kept in
+the database, changed by a trigger in the same transaction as every write of a row the figure is
+computed from. A figure is stored only when it was computed inside a read snapshot
+(`federation.snapshot`: every GET request, the commands that print figures), where the token and
+every row it is computed from are read from one state of the database; and never by a
+transaction that wrote to the season (PostgreSQL tells, see `read_tokens`). So a key holds the
+figures of exactly the state that carries its token:
 
-Inside a transaction that changed a season (a test, a command, a service reading back), the
-figures of that season are computed afresh and not cached: they may still be rolled back.
+- once a write has committed, every later read finds the new token, hence new figures;
+- a restore brings back a state and its tokens: the figures cached for them are right again;
+- another database has other tokens; an entry dropped from the cache costs a computation.
 
-The cache must be shared by every process that serves the site, or a write in one process
-would not be seen by the others: by default it is local memory in development (one process) and
-files under `media/cache/` otherwise, which every process of the machine shares; `CACHE_URL`
-names another (see the README).
+Outside a snapshot (a page answering a POST, a service, a test's transaction) figures are read
+from the cache if they are there and otherwise computed, not stored.
+
+Computed once: when a figure is missing, one process computes it while the others wait for it
+(a lock taken with the cache's atomic `add`, for at most `WAIT` seconds, then each computes
+anyway); each computation is logged (logger `championship.figures`, level INFO).
+
+The cache must be shared by every process that serves the site: local memory in development
+(one process), files under `media/cache/` on one machine (`federation.cache.FileCache`), Redis
+for several machines (`CACHE_URL`, see docs/exploitation.md).
 """
 
 from __future__ import annotations
 
-import threading
+import logging
+import time
 import uuid
 
 from django.core.cache import cache
-from django.db import connection, transaction
 from django.utils.translation import get_language
 
-PREFIX = "tarot:v1"
-EVERYTHING = "all"  # the generation of every season at once (a player renamed)
+from championship.figure_tokens import read_tokens
+from federation.snapshot import in_read_snapshot
+
+PREFIX = "tarot:v2"
 TIMEOUT = 7 * 24 * 3600  # figures of a date nobody asks for any more leave by themselves
+LOCK_TIMEOUT = 30  # seconds a lock outlives a worker killed while computing (gunicorn's timeout)
+WAIT = 10.0  # seconds a reader waits for another's computation before computing itself
+POLL = (0.005, 0.1)  # first and longest pause between two looks at the cache while waiting
 
-_state = threading.local()
-
-
-def _changed():
-    """Seasons changed by the transaction running in this thread (EVERYTHING for all of them)."""
-    if not hasattr(_state, "seasons"):
-        _state.seasons = set()
-    return _state.seasons
+logger = logging.getLogger("championship.figures")
 
 
-def _generation_key(pk):
-    return f"{PREFIX}:generation:{pk}"
-
-
-def season_changed(season):
-    """A write changed `season` (a Season or its id; None: every season): its cached figures
-    are dropped once the transaction commits, and not cached by this thread until then."""
-    pk = EVERYTHING if season is None else getattr(season, "pk", season)
-    if pk is None:
-        return
-    _changed().add(pk)
-    transaction.on_commit(lambda: _committed(pk))
-
-
-def _committed(pk):
-    _changed().discard(pk)
-    cache.delete(_generation_key(pk))
-
-
-def _uncached(pk):
-    changed = _changed()
-    if not connection.in_atomic_block:
-        changed.clear()  # a transaction rolled back: nothing it wrote is left to hide
-        return False
-    return pk in changed or EVERYTHING in changed
-
-
-def _generations(pks):
-    """`{pk: token}` of the seasons and of EVERYTHING, a new token for those without one."""
-    keys = {pk: _generation_key(pk) for pk in [*pks, EVERYTHING]}
-    found = cache.get_many(list(keys.values()))
-    tokens = {}
-    for pk, key in keys.items():
-        token = found.get(key)
-        if token is None:
-            token = uuid.uuid4().hex
-            if not cache.add(key, token, None):
-                token = cache.get(key) or token
-        tokens[pk] = token
-    return tokens
-
-
-def _key(kind, pk, tokens, as_of):
-    return f"{PREFIX}:{kind}:{pk}:{tokens[pk]}:{tokens[EVERYTHING]}:{as_of.isoformat() if as_of else ''}"
+def figure_key(kind, pk, token, as_of):
+    # `…@token/…`: the file cache keeps a generation in a folder of its own (federation.cache)
+    return f"{PREFIX}:season{pk}@{token}/{kind}:{as_of.isoformat() if as_of else ''}"
 
 
 def cached(kind, season, as_of, compute):
     """`compute()`, the figures `kind` of `season` as of `as_of`, read from the cache when they
-    were computed since the season's last write."""
+    were computed for the state of the database the reading sees."""
     return cached_many(kind, [season], lambda _season: as_of, lambda seasons: [compute()])[season.pk]
 
 
 def cached_many(kind, seasons, as_of, compute):
-    """`{season pk: figures}` of several seasons with one cache read: `as_of(season)` gives the
-    date of each, `compute(seasons)` the figures of those not cached, in their order."""
+    """`{season pk: figures}` of several seasons with one token read and one cache read:
+    `as_of(season)` gives the date of each, `compute(seasons)` the figures of those not cached,
+    in their order."""
     seasons = list(seasons)
-    bypass = [season for season in seasons if _uncached(season.pk)]
-    cacheable = [season for season in seasons if season not in bypass]
-    result = {}
-    keys = {}
-    if cacheable:
-        tokens = _generations([season.pk for season in cacheable])
-        keys = {season.pk: _key(kind, season.pk, tokens, as_of(season)) for season in cacheable}
-        found = cache.get_many(list(keys.values()))
-        result = {pk: found[key] for pk, key in keys.items() if key in found}
+    if not seasons:
+        return {}
+    tokens = read_tokens([season.pk for season in seasons])
+    storing = in_read_snapshot()
+    keys, stored = {}, set()
+    for season in seasons:
+        token, changed_here = tokens.get(season.pk, (None, True))
+        if not changed_here:
+            keys[season.pk] = figure_key(kind, season.pk, token, as_of(season))
+            if storing:
+                stored.add(season.pk)
+    found = cache.get_many(list(keys.values())) if keys else {}
+    result = {pk: found[key] for pk, key in keys.items() if key in found}
     missing = [season for season in seasons if season.pk not in result]
-    if missing:
-        computed = dict(zip([season.pk for season in missing], compute(missing), strict=True))
-        cache.set_many({keys[pk]: value for pk, value in computed.items() if pk in keys}, TIMEOUT)
-        result.update(computed)
+    if not missing:
+        return result
+    locks = {pk: f"{keys[pk]}:lock" for pk in stored if pk not in result}
+    owner = uuid.uuid4().hex
+    mine = {pk for pk, lock in locks.items() if cache.add(lock, owner, LOCK_TIMEOUT)}
+    try:
+        if mine:  # stored by another between our look and our lock
+            again = cache.get_many([keys[pk] for pk in mine])
+            result.update({pk: again[keys[pk]] for pk in mine if keys[pk] in again})
+        others = [season for season in missing if season.pk in locks and season.pk not in mine]
+        if others:
+            result.update(_wait_for({season.pk: keys[season.pk] for season in others}, locks))
+        missing = [season for season in missing if season.pk not in result]
+        if missing:
+            computed = dict(
+                zip([season.pk for season in missing], _compute(kind, compute, missing), strict=True)
+            )
+            cache.set_many({keys[pk]: value for pk, value in computed.items() if pk in stored}, TIMEOUT)
+            result.update(computed)
+    finally:
+        if mine:
+            cache.delete_many([locks[pk] for pk in mine])
     return result
+
+
+def _compute(kind, compute, seasons):
+    started = time.perf_counter()
+    values = compute(seasons)
+    logger.info(
+        "calcul %s saisons %s en %.1f ms",
+        kind,
+        ",".join(str(season.pk) for season in seasons),
+        (time.perf_counter() - started) * 1000,
+    )
+    return values
+
+
+def _wait_for(keys, locks):
+    """`{pk: figures}` of those of `keys` (`{pk: key}`) another process stores within `WAIT`,
+    while it holds their lock (`{pk: lock}`): a lock released without figures (the computation
+    failed) is not waited for."""
+    deadline = time.monotonic() + WAIT
+    pause, longest = POLL
+    found = {}
+    while keys and time.monotonic() < deadline:
+        time.sleep(pause)
+        pause = min(pause * 2, longest)
+        # the locks first: the figures are stored before their lock goes, so a lock seen gone
+        # with no figures read after it means a computation that failed
+        held = cache.get_many([locks[pk] for pk in keys])
+        values = cache.get_many(list(keys.values()))
+        for pk, key in list(keys.items()):
+            if key in values:
+                found[pk] = values[key]
+            if key in values or locks[pk] not in held:
+                del keys[pk]
+    return found
 
 
 def cached_html(name, season, as_of, render):
     """`render()`, a piece of a page about `season` (as of `as_of`) in the active language,
-    read from the cache when it was rendered since the season's last write."""
+    read from the cache when it was rendered for the state of the database the reading sees."""
     return cached(f"html:{name}:{get_language()}", season, as_of, render)

@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every GET reads one state of the database, cached figures included (federation.snapshot).
+    "federation.snapshot.ReadSnapshotMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -116,26 +118,31 @@ DATABASES = {
 def cache_settings(url, debug):
     """The cache of the season figures (`championship.summaries`) from `CACHE_URL`. By default:
     local memory in development (one process), files under `media/cache/` otherwise, which every
-    server process of the machine shares. Also: `db://TABLE` (the database, after
-    `manage.py createcachetable`), `redis://HOST:6379/0` (the `redis` package),
-    `memcached://HOST:11211` (the `pymemcache` package) or `file:///DIRECTORY`."""
+    server process of the machine shares (`federation.cache.FileCache`). Several machines:
+    `redis://HOST:6379/0` (or `rediss://`). Also `file:///DIRECTORY`."""
     url = (url or ("locmem://" if debug else f"file://{BASE_DIR / 'media' / 'cache'}")).strip()
     scheme, _, rest = url.partition("://")
     backends = {
         "locmem": ("django.core.cache.backends.locmem.LocMemCache", rest or "tarot"),
-        "db": ("django.core.cache.backends.db.DatabaseCache", rest),
         "redis": ("django.core.cache.backends.redis.RedisCache", url),
         "rediss": ("django.core.cache.backends.redis.RedisCache", url),
-        "memcached": ("django.core.cache.backends.memcached.PyMemcacheCache", rest),
-        "file": ("django.core.cache.backends.filebased.FileBasedCache", rest),
+        "file": ("federation.cache.FileCache", rest),
     }
+    if scheme in ("db", "memcached"):
+        raise ImproperlyConfigured(
+            f"CACHE_URL : « {scheme}:// » n'est plus pris en charge (le cache de la base partage les "
+            "transactions des pages, memcached n'est pas testé) : plusieurs machines partagent un "
+            "serveur Redis (redis://HOTE:6379/0), une seule machine le cache de fichiers (par défaut)."
+        )
     if scheme not in backends or (scheme != "locmem" and not rest):
         raise ImproperlyConfigured(
-            f"CACHE_URL invalide : « {url} » (attendu : locmem://, db://TABLE, redis://HOTE:PORT/BASE, "
-            "memcached://HOTE:PORT ou file:///REPERTOIRE)."
+            f"CACHE_URL invalide : « {url} » (attendu : locmem://, redis://HOTE:PORT/BASE "
+            "ou file:///REPERTOIRE)."
         )
     backend, location = backends[scheme]
-    options = {"MAX_ENTRIES": 2000} if scheme in ("locmem", "db", "file") else {}
+    # Local memory and files: at most so many entries besides the figures' generations (locks,
+    # throttles); the files of a season's figures go with their generation (federation.cache).
+    options = {"MAX_ENTRIES": 5000} if scheme in ("locmem", "file") else {}
     return {"default": {"BACKEND": backend, "LOCATION": location, "TIMEOUT": 300, "OPTIONS": options}}
 
 

@@ -1,7 +1,8 @@
-"""Concurrent writes on a real shared database: the races of `tests/championship/races/` run in a
-child pytest, their threads each on its own connection, on a file SQLite database (WAL,
+"""Concurrent writes and reads on a real shared database: the races of `tests/championship/races/`
+run in a child pytest, their threads each on its own connection, on a file SQLite database (WAL,
 immediate transactions) and, when TEST_POSTGRES_URL is set (CI, see .ci/run), on PostgreSQL in a
-database of their own next to that one. See the races' module for what each proves.
+database of their own next to that one, with the file cache of one machine; the figure races
+also with Redis when TEST_REDIS_URL is set. See the races' modules for what each proves.
 """
 
 import os
@@ -16,20 +17,21 @@ from tests.postgres import POSTGRES_URL, side_database
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_races(database_url):
-    env = {**os.environ, "DATABASE_URL": database_url, "TAROT_RACES": "1", "DEBUG": "0"}
+REDIS_URL = os.environ.get("TEST_REDIS_URL")
+ALL_RACES = "tests/championship/races"
+FIGURE_RACES = "tests/championship/races/test_figure_races.py"
+
+
+def run_races(database_url, cache_url, races=ALL_RACES, expected="9 passed"):
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CACHE_URL": cache_url,
+        "TAROT_RACES": "1",
+        "DEBUG": "0",
+    }
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:xdist",
-            "-p",
-            "no:cacheprovider",
-            "tests/championship/races",
-        ],
+        [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:xdist", "-p", "no:cacheprovider", races],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -38,13 +40,13 @@ def run_races(database_url):
     )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
-    assert "5 passed" in output, output
+    assert expected in output, output
     assert "database is locked" not in output
     return output
 
 
 def test_concurrent_writes_lose_nothing_on_sqlite(tmp_path):
-    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}")
+    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", f"file://{tmp_path / 'cache'}")
 
 
 @pytest.fixture
@@ -54,5 +56,11 @@ def postgres_url():
 
 
 @pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
-def test_concurrent_writes_lose_nothing_on_postgresql(postgres_url):
-    run_races(postgres_url)
+def test_concurrent_writes_lose_nothing_on_postgresql(postgres_url, tmp_path):
+    run_races(postgres_url, f"file://{tmp_path / 'cache'}")
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="TEST_REDIS_URL n'est pas défini")
+def test_figures_read_while_writes_commit_are_fresh_with_redis(tmp_path):
+    """The cache of several machines (see docs): the figure races again, on Redis."""
+    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", REDIS_URL, FIGURE_RACES, "4 passed")

@@ -17,8 +17,9 @@ from championship.models import Deal, Round
 from championship.players import player_page, player_statistics
 from championship.standings import compute_standings, load_season
 from federation.models import Player, Season
+from federation.snapshot import read_snapshot
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
-from tests.championship.test_read_cost import WRITES, federation_queries, rounds_every_write_can_touch
+from tests.championship.test_read_cost import PAGES, WRITES, build, page_queries, rounds_every_write_can_touch
 from tests.factories import make_round, player
 
 
@@ -104,37 +105,35 @@ def history(player):
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_it_counts_the_statistics_of_a_random_federation_as_every_deal_counted_at_once(
-    db, django_capture_on_commit_callbacks, seed
+    transactional_db, seed
 ):
-    with django_capture_on_commit_callbacks(execute=True):  # committed: the pieces are cached
-        call_command(
-            "generate_federation",
-            *["--players", "9", "--seasons", "2", "--rounds", "5", "--deals", "6", "--seed", str(seed)],
-            stdout=io.StringIO(),
-        )
+    call_command(
+        "generate_federation",
+        *["--players", "9", "--seasons", "2", "--rounds", "5", "--deals", "6", "--seed", str(seed)],
+        stdout=io.StringIO(),
+    )
     cache.clear()
     players = list(Player.objects.order_by("pk"))
     expected = {p.pk: (reference_statistics(p), reference_history(p)) for p in players}
     assert any(stats["takes"] and stats["defended"] for stats, _history in expected.values())
     for _read in ("computed", "from the cache"):
-        for p in players:
-            assert player_statistics(p) == expected[p.pk][0], p.name
-            assert history(p) == expected[p.pk][1], p.name
+        with read_snapshot():  # where the pieces are stored
+            for p in players:
+                assert player_statistics(p) == expected[p.pk][0], p.name
+                assert history(p) == expected[p.pk][1], p.name
 
 
-def test_it_reads_no_deal_once_the_pieces_are_cached(db, client, django_capture_on_commit_callbacks):
-    counts = federation_queries(django_capture_on_commit_callbacks, client, "player", 3, 4)
+def test_it_reads_no_deal_once_the_pieces_are_cached(transactional_db, client):
+    counts = page_queries(client, PAGES["player"](build(3, 4)[-1]))
     assert counts[1] < counts[0]
-    # and the cached read asks nothing of the deals or the standings: the player, the current
-    # season (twice: the page and the layout) and the seasons he played
-    assert counts[1] == 4
+    # and the cached read asks nothing of the deals or the standings: the snapshot's BEGIN and
+    # COMMIT, the player, the current season (twice: the page and the layout), the seasons he
+    # played, the tokens of the past seasons and of the current one
+    assert counts[1] == 8
 
 
-def test_it_reads_the_cached_page_without_touching_the_deals(
-    season, client, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        make_round(season, status=Round.HOMOLOGATED)
+def test_it_reads_the_cached_page_without_touching_the_deals(transactional_db, season, client):
+    make_round(season, status=Round.HOMOLOGATED)
     url = f"/joueurs/{player('Alice').pk}/"
     client.get(url)
     with CaptureQueriesContext(connection) as captured:
@@ -142,17 +141,15 @@ def test_it_reads_the_cached_page_without_touching_the_deals(
     assert not [q for q in captured.captured_queries if "championship_deal" in q["sql"]]
 
 
-def test_one_players_page_computes_the_season_for_every_player(
-    season, client, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        make_round(season, status=Round.HOMOLOGATED)
+def test_one_players_page_computes_the_season_for_every_player(transactional_db, season, client):
+    make_round(season, status=Round.HOMOLOGATED)
     cache.clear()
     client.get(f"/joueurs/{player('Alice').pk}/")
     with CaptureQueriesContext(connection) as captured:
         html = client.get(f"/joueurs/{player('Bruno').pk}/").content.decode()
     # no deal, seat, line or round read: only which seasons Bruno played
-    assert not [q for q in captured.captured_queries if 'FROM "championship_' in q["sql"]]
+    read = [q["sql"] for q in captured.captured_queries if 'FROM "championship_' in q["sql"]]
+    assert [sql for sql in read if 'FROM "championship_figuretoken"' not in sql] == []
     assert "Bruno" in html
 
 
@@ -166,17 +163,12 @@ def pages(client):
 
 
 @pytest.mark.parametrize("write", [w for w in WRITES if w not in ("create_round", "delete_draft")])
-def test_it_shows_a_write_on_the_players_pages_at_once(
-    season, client, django_capture_on_commit_callbacks, write
-):
-
-    with django_capture_on_commit_callbacks(execute=True):
-        rounds_every_write_can_touch(season)
+def test_it_shows_a_write_on_the_players_pages_at_once(transactional_db, season, client, write):
+    rounds_every_write_can_touch(season)
     before = pages(client)
     assert pages(client) == before  # now from the cache
 
-    with django_capture_on_commit_callbacks(execute=True):
-        WRITES[write](Season.objects.get(pk=season.pk))
+    WRITES[write](Season.objects.get(pk=season.pk))
 
     after = pages(client)
     assert after != before, "the write changes no player's page: the test proves nothing"

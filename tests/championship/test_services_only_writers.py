@@ -25,7 +25,6 @@ ALLOWED_PLACES = (
 ALLOWED_CALLS = {
     ("championship/models.py", "Report.save", "super().save"): "the model's own save, checking the text",
     ("federation/models.py", "Season.save", "super().save"): "the model's own save, checking the rulebook",
-    ("championship/summaries.py", "_committed", "cache.delete"): "a cache entry, not the database",
     # The demo command: its accounts and the board's admin group (authentication, no competition).
     (
         "federation/management/commands/demo.py",

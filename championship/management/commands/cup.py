@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from championship.cup import cup_json, cup_state, season_outlook, status_rows
 from federation.models import Season
+from federation.snapshot import reads_one_snapshot
 from scoring.cup_reasons import french
 
 
@@ -54,6 +55,7 @@ class Command(BaseCommand):
         parser.add_argument("season", help="nom de la saison, par exemple 2010-2011")
         parser.add_argument("--format", choices=["json", "text"], default="json")
 
+    @reads_one_snapshot
     def handle(self, *args, **options):
         try:
             season = Season.objects.get(name=options["season"])

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from championship.models import Round
 from championship.sheets import SheetError, dumps_sheet, export_sheet, find_round
 from championship.sheets.workbooks import FORMATS, render, round_tables
+from federation.snapshot import reads_one_snapshot
 from scoring.vocabulary import PLAYOFF_TABLES, STAGES
 
 
@@ -34,6 +35,7 @@ class Command(BaseCommand):
             "--output", "-o", metavar="FICHIER", help="le fichier écrit (obligatoire en xlsx et ods)"
         )
 
+    @reads_one_snapshot
     def handle(self, *args, season, number, stage, table, format, output=None, **options):
         if format != "json" and not output:
             raise CommandError(f"--format {format} : indiquer le fichier à écrire avec --output FICHIER")

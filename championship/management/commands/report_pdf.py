@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from championship.models import Round
 from championship.pdf import PdfRenderError, render_pdf
 from championship.reports import report_display
+from federation.snapshot import reads_one_snapshot
 from scoring.vocabulary import PLAYOFF_TABLES, STAGES
 
 
@@ -24,6 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--stage", choices=STAGES, default=Round.REGULAR)
         parser.add_argument("--table", choices=PLAYOFF_TABLES, default="", help="la table de play-off")
 
+    @reads_one_snapshot
     def handle(self, *args, season, number, output, stage, table, **options):
         if stage == Round.PLAYOFF and not table:
             raise CommandError(

@@ -9,6 +9,7 @@ from django_tables2.export import TableExport
 from championship.standings import season_standings
 from championship.tables_standings import StandingsTable
 from federation.models import Season
+from federation.snapshot import reads_one_snapshot
 from scoring.ranking import TIEBREAKS
 
 # Every tie-break of the registry that has a figure of its own, whatever the season's rulebook
@@ -62,6 +63,7 @@ class Command(BaseCommand):
             help="date des malus de retard de compte-rendu (AAAA-MM-JJ, défaut : aujourd'hui)",
         )
 
+    @reads_one_snapshot
     def handle(self, *args, **options):
         try:
             season = Season.objects.get(name=options["season"])
