@@ -8,10 +8,12 @@ class ChampionshipConfig(AppConfig):
     verbose_name = "Championnat"
 
     def ready(self):
-        from championship.models import FigureToken  # noqa: PLC0415 (models are ready now)
+        from championship import summaries, warming  # noqa: PLC0415 (models are ready now)
+        from championship.models import FigureToken  # noqa: PLC0415
 
         post_migrate.connect(_install_triggers, sender=self, dispatch_uid="figure-tokens-triggers")
         pre_save.connect(_fresh_loaded_token, sender=FigureToken, dispatch_uid="figure-tokens-loaded")
+        summaries.written.connect(warming.season_written, dispatch_uid="figures-warming")
 
 
 def _install_triggers(sender, using, **kwargs):

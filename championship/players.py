@@ -144,7 +144,18 @@ def _pieces(player, seasons, current):
     a piece), under a key of their own.
     """
 
-    def compute(missing, with_series):
+    past = [season for season in seasons if season != current]
+    packed = packed_pieces(past, current=False)
+    if current in seasons:
+        packed.update(packed_pieces([current], current=True))
+    return {pk: pickle.loads(every.get(player.pk, every[None])) for pk, every in packed.items()}
+
+
+def packed_pieces(seasons, *, current):
+    """`{season pk: {player pk: pickled PlayerSeasonPiece}}` of `seasons`, cached (see
+    `_pieces`); the chart's series only for the `current` season."""
+
+    def compute(missing):
         standings = seasons_standings(missing)
         counts = defaultdict(lambda: defaultdict(Counter))
         seated = defaultdict(list)
@@ -159,18 +170,12 @@ def _pieces(player, seasons, current):
         return [
             {
                 member: pickle.dumps(piece)
-                for member, piece in season_pieces(standings[pk], counts[pk], with_series)
+                for member, piece in season_pieces(standings[pk], counts[pk], current)
             }
             for pk in (season.pk for season in missing)
         ]
 
-    past = [season for season in seasons if season != current]
-    packed = cached_many("players", past, default_as_of, lambda missing: compute(missing, False))
-    if current in seasons:
-        packed.update(
-            cached_many("players:current", [current], default_as_of, lambda missing: compute(missing, True))
-        )
-    return {pk: pickle.loads(every.get(player.pk, every[None])) for pk, every in packed.items()}
+    return cached_many("players:current" if current else "players", seasons, default_as_of, compute)
 
 
 def season_pieces(standings, counts, with_series):
@@ -185,14 +190,17 @@ def season_pieces(standings, counts, with_series):
     points = standings.data.points
     for member in [*{*rows, *unranked, *counts}, None]:
         series = cumulative_points(standings, member, late[member])
-        yield member, PlayerSeasonPiece(
-            row=_place(rows.get(member), ranked=True),
-            unranked=_place(unranked.get(member), ranked=False),
-            series=[(round_.number, round_points, running) for round_, round_points, running in series]
-            if with_series
-            else None,
-            scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
-            counts=counts.get(member, Counter()),
+        yield (
+            member,
+            PlayerSeasonPiece(
+                row=_place(rows.get(member), ranked=True),
+                unranked=_place(unranked.get(member), ranked=False),
+                series=[(round_.number, round_points, running) for round_, round_points, running in series]
+                if with_series
+                else None,
+                scored=any(points.get((member, round_.pk)) is not None for round_, _p, _c in series),
+                counts=counts.get(member, Counter()),
+            ),
         )
 
 

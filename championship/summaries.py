@@ -32,6 +32,8 @@ import time
 import uuid
 
 from django.core.cache import cache
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import get_language
 
 from championship.figure_tokens import read_tokens
@@ -44,6 +46,17 @@ WAIT = 10.0  # seconds a reader waits for another's computation before computing
 POLL = (0.005, 0.1)  # first and longest pause between two looks at the cache while waiting
 
 logger = logging.getLogger("championship.figures")
+
+# Sent once a transaction that wrote to a season has committed (`season_pk`): the figures of the
+# season are computed again in the background (`championship.warming`).
+written = Signal()
+
+
+def season_written(season):
+    """A service writes to `season` (a Season or its pk): `written` is sent after the commit.
+    The figures' token needs no call: the database changes it (`championship.figure_tokens`)."""
+    pk = getattr(season, "pk", season)
+    transaction.on_commit(lambda: written.send(sender=None, season_pk=pk))
 
 
 def figure_key(kind, pk, token, as_of):

@@ -147,6 +147,8 @@ def cache_settings(url, debug):
 
 
 CACHES = cache_settings(os.environ.get("CACHE_URL"), DEBUG)
+# After a write, its season's figures are computed again in the background (championship.warming).
+WARM_FIGURES = env_bool("WARM_FIGURES", True)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with « database is locked »: WAL lets pages

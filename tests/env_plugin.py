@@ -13,3 +13,5 @@ os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
 # Each test process keeps its own cache (the suite clears it around every test).
 os.environ.setdefault("CACHE_URL", "locmem://")
+# No figures computed in the background after each write, but in the tests of it.
+os.environ.setdefault("WARM_FIGURES", "0")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from championship.history import who
 from championship.models import Adjustment, Deal, Round, Seat, SubmissionKey
 from championship.services.errors import RoundError
+from championship.summaries import season_written
 
 MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
 
@@ -25,6 +26,7 @@ def lock_round(round_, *, version=None):
     locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
     if locked is None:
         raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
+    season_written(locked.season_id)  # every write of a round starts here
     for field in Round._meta.concrete_fields:
         setattr(round_, field.attname, getattr(locked, field.attname))
     if version is not None and int(version) != round_.version:

@@ -20,6 +20,7 @@ from championship.models import Adjustment, ChampionshipLine, Deal, Report, Roun
 from championship.services.checks import check_text, checked_adjustment
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from championship.summaries import season_written
 from federation import validators
 from federation.history import recorded_as
 from federation.models import Season
@@ -637,6 +638,7 @@ def create_round(
     """
     with _author(user):
         Season.objects.select_for_update().filter(pk=season.pk).first()  # one creation at a time
+        season_written(season)
         by_name = {player.name: player for player in players}
         _check_creation(season, players, colours, totals, deals, date, place, stage, table)
         if number is None:

@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from championship.services.rounds import _author, required_reason, rescore_season
+from championship.summaries import season_written
 from federation.models import Season
 from scoring.errors import ScoringError
 from scoring.rulebook import RulebookError, load_rulebook
@@ -18,6 +19,7 @@ def update_season_rulebook(season, text, user=None, reason=""):
     load_rulebook(text)
     reason = required_reason(reason)
     Season.objects.select_for_update().filter(pk=season.pk).first()
+    season_written(season)
     season.rulebook_text = text
     season._change_reason = reason
     if getattr(user, "is_authenticated", False):

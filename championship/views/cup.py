@@ -39,20 +39,25 @@ def cup_status(request, name):
     standings = season_standings(season)
     outlook = season_outlook(season, standings)
     rows = status_rows(season, standings, outlook)
+    context = {
+        "season": season,
+        "standings": standings,
+        "table_html": cup_status_html(request, season, standings, rows),
+        "assumption": status_assumption(season, standings, outlook),
+        "counts": _counts(rows),
+    }
+    return render(request, "championship/cup/status.html", context)
+
+
+def cup_status_html(request, season, standings, rows):
+    """The table of the play-off statuses, rendered once per state of the season and date."""
 
     def render_table():
         table = CupStatusTable(rows, season)
         RequestConfig(request, paginate=False).configure(table)
         return table.as_html(request)
 
-    context = {
-        "season": season,
-        "standings": standings,
-        "table_html": cached_html("cup-status", season, standings.as_of, render_table),
-        "assumption": status_assumption(season, standings, outlook),
-        "counts": _counts(rows),
-    }
-    return render(request, "championship/cup/status.html", context)
+    return cached_html("cup-status", season, standings.as_of, render_table)
 
 
 def _counts(rows):

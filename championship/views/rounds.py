@@ -89,9 +89,9 @@ def _edit_url(round_, number=None):
 # --- public pages --------------------------------------------------------------------------------
 
 
-def round_list(request, season_name):
-    season = get_object_or_404(Season, name=season_name)
-    can_enter = can_enter_rounds(request.user, season)
+def round_list_html(request, season, can_enter):
+    """The table of a season's rounds, rendered once per state of the season: for those who
+    enter rounds (drafts too, with their links) and for the others."""
     rounds = season.rounds.prefetch_related("seats__player").order_by("stage", "table", "number")
     if not can_enter:
         rounds = rounds.filter(status=Round.HOMOLOGATED)
@@ -99,8 +99,13 @@ def round_list(request, season_name):
     def render_table():
         return RoundListTable(list(rounds), can_enter=can_enter).as_html(request)
 
-    # the list of those who enter rounds shows the drafts too: a piece of its own
-    table_html = cached_html(f"rounds:{int(can_enter)}", season, None, render_table)
+    return cached_html(f"rounds:{int(can_enter)}", season, None, render_table)
+
+
+def round_list(request, season_name):
+    season = get_object_or_404(Season, name=season_name)
+    can_enter = can_enter_rounds(request.user, season)
+    table_html = round_list_html(request, season, can_enter)
     return render(
         request,
         "championship/rounds/list.html",

@@ -22,7 +22,7 @@ ALL_RACES = "tests/championship/races"
 FIGURE_RACES = "tests/championship/races/test_figure_races.py"
 
 
-def run_races(database_url, cache_url, races=ALL_RACES, expected="9 passed"):
+def run_races(database_url, cache_url, races=ALL_RACES, expected="12 passed"):
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
