@@ -3,6 +3,7 @@ it has one column per seat and a row of explanation under each deal."""
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +17,8 @@ from scoring.french import num, signed
 class RoundListTable(SpreadsheetSafeTable):
     number = tables.Column(verbose_name=_("N°"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
     stage = tables.Column(verbose_name=_("Phase"), accessor="stage", empty_values=())
-    date = tables.DateColumn(verbose_name=_("Date"), format="d/m/Y", attrs={"td": {"class": "nowrap"}})
+    # a plain column: django-tables2's DateColumn compiles a template for every cell
+    date = tables.Column(verbose_name=_("Date"), attrs={"td": {"class": "nowrap"}})
     place = tables.Column(verbose_name=_("Lieu"))
     players = tables.Column(verbose_name=_("Joueurs"), empty_values=(), orderable=False)
     winner = tables.Column(verbose_name=_("Vainqueur"), empty_values=(), orderable=False)
@@ -37,6 +39,9 @@ class RoundListTable(SpreadsheetSafeTable):
     def render_number(self, record):
         url = reverse("championship:round", args=[record.pk])
         return format_html('<a href="{}">{}</a>', url, record.number)
+
+    def render_date(self, value):
+        return date_format(value, "d/m/Y")
 
     def render_stage(self, record):
         return stage_label(record)

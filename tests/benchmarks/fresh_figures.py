@@ -23,6 +23,8 @@ the temporary directory between runs; `--rebuild` to start again), then:
 from __future__ import annotations
 
 import argparse
+import hashlib
+import logging
 import os
 import re
 import signal
@@ -41,12 +43,19 @@ from tests.benchmarks.scale import fresh_database
 ROOT = Path(__file__).resolve().parents[2]
 SCRATCH = Path(tempfile.gettempdir()) / "tarot-fresh-figures"
 SIZE = ["--players", "60", "--seasons", "3", "--rounds", "100", "--deals", "20", "--seed", "20"]
-POINTS = re.compile(r'<tr id="joueur-(\d+)".*?col-points num"><a [^>]*>([−-]?\d+)</a>', re.S)
+POINTS = re.compile(
+    r'<tr[^>]*>(?:(?!</tr>).)*?href="/joueurs/(\d+)/"'  # a row of either table: its player,
+    r'(?:(?!</tr>).)*?col-points num">(?:<a [^>]*>)?([−-]?\d+)<',  # then its points
+    re.S,
+)
 TOTAL = re.compile(r'grand-total"><th>[^<]*</th><td class="num">([−-]?\d+)</td>')
 
 
-def setup_django(database_url):
+def setup_django(database_url, cache_url):
+    """Django in this process, on the database and the cache of the workers: a write made here
+    warms the figures where the workers read them, as a write by a worker would."""
     os.environ["DATABASE_URL"] = database_url
+    os.environ["CACHE_URL"] = cache_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     os.environ.setdefault("DEBUG", "1")
     import django  # noqa: PLC0415
@@ -62,7 +71,7 @@ def database_url(args):
 
 
 def build(url, rebuild):
-    marker = SCRATCH / f"built-{abs(hash(url))}"
+    marker = SCRATCH / f"built-{hashlib.sha256(url.encode()).hexdigest()[:12]}"
     if marker.exists() and not rebuild:
         return
     fresh_database(url)
@@ -88,11 +97,16 @@ class Writer:
         self.commits = []  # (time committed, the sum of the season's points then)
 
     def total(self):
-        from championship.standings import season_points  # noqa: PLC0415
+        """The sum of the points the standings page shows (ranked and unranked), computed afresh."""
+        from championship.lateness import default_as_of  # noqa: PLC0415
+        from championship.standings import compute_standings, load_season  # noqa: PLC0415
 
-        return sum(season_points(self.season).values())
+        season = type(self.season).objects.get(pk=self.season.pk)
+        standings = compute_standings(season, default_as_of(season), load_season(season))
+        return sum(row.points for row in [*standings.ranked, *standings.unranked])
 
     def write(self):
+        """A malus committed; returns the time of its commit (after the transaction's end)."""
         from championship import services  # noqa: PLC0415
         from championship.models import Round  # noqa: PLC0415
         from federation.models import Player  # noqa: PLC0415
@@ -109,11 +123,28 @@ class Writer:
                 self.commits.append((committed, total))
                 return committed
 
+    def replace_rulebook(self):
+        """The season's rulebook replaced, a round's winner worth one point more each time: every
+        round recomputed, the sum of the points up."""
+        from championship import services  # noqa: PLC0415
+
+        season = type(self.season).objects.get(pk=self.season.pk)
+        first = int(re.search(r"\n5 = \[(\d+),", season.rulebook_text).group(1))
+        text = season.rulebook_text.replace(f"\n5 = [{first},", f"\n5 = [{first + 1},", 1)
+        services.update_season_rulebook(season, text, reason="mesure")
+        committed = time.time()
+        self.commits.append((committed, self.total()))
+        return committed
+
 
 def cold_and_warm(writer, repeats=5):
+    """Each page: after a write, its first read (cold), with the warming off, then on and read
+    at once, then on and read once it is done; and three reads after (warm)."""
+    from django.conf import settings  # noqa: PLC0415
     from django.db import connection  # noqa: PLC0415
     from django.test import Client  # noqa: PLC0415
 
+    from championship.warming import wait_for_warming  # noqa: PLC0415
     from tests.benchmarks.scale import QueryCounter  # noqa: PLC0415
 
     season = writer.season
@@ -143,20 +174,36 @@ def cold_and_warm(writer, repeats=5):
         timed(url)  # imports and templates loaded, as on a running server
     rows = []
     for name, url in pages.items():
-        cold, warm, cold_queries, warm_queries = [], [], 0, 0
+        first = {"froid": [], "réchauffé, lu aussitôt": [], "réchauffé, lu après": []}
+        warm, cold_queries, warm_queries = [], 0, 0
         for _ in range(repeats):
-            writer.write()
-            elapsed, cold_queries = timed(url)
-            cold.append(elapsed)
+            for mode, readings in first.items():
+                settings.WARM_FIGURES = mode != "froid"
+                writer.write()
+                if mode == "réchauffé, lu après":
+                    wait_for_warming()
+                elapsed, queries = timed(url)
+                readings.append(elapsed)
+                if mode == "froid":
+                    cold_queries = queries
+                wait_for_warming()
             for _ in range(3):
                 elapsed, warm_queries = timed(url)
                 warm.append(elapsed)
-        rows.append((name, statistics.median(cold), statistics.median(warm), cold_queries, warm_queries))
-    print("\n| page | froid (médiane) | chaud (médiane) | froid/chaud | requêtes froid ; chaud |")
-    print("|---|---|---|---|---|")
-    for name, cold, warm, cold_queries, warm_queries in rows:
-        ratio = cold / warm
-        print(f"| {name} | {cold:.0f} ms | {warm:.1f} ms | ×{ratio:.1f} | {cold_queries} ; {warm_queries} |")
+        rows.append(
+            (name, {mode: statistics.median(r) for mode, r in first.items()}, statistics.median(warm))
+        )
+        rows[-1] += (cold_queries, warm_queries)
+    modes = list(first)
+    print(
+        "\n| page | "
+        + " | ".join(f"1re lecture : {mode}" for mode in modes)
+        + " | chaud | requêtes froid ; chaud |"
+    )
+    print("|---|" + "---|" * (len(modes) + 2))
+    for name, firsts, warm, cold_queries, warm_queries in rows:
+        cells = " | ".join(f"{firsts[mode]:.0f} ms (×{firsts[mode] / warm:.1f})" for mode in modes)
+        print(f"| {name} | {cells} | {warm:.1f} ms | {cold_queries} ; {warm_queries} |")
     return rows
 
 
@@ -176,7 +223,7 @@ def start_gunicorn(url, args, log):
         "ALLOWED_HOSTS": "127.0.0.1",
         "STATIC_MANIFEST": "0",
         "SECURE_COOKIES": "0",
-        "CACHE_URL": args.cache or f"file://{SCRATCH / 'cache'}",
+        "CACHE_URL": args.cache,
         "LOG_LEVEL": "INFO",
     }
     command = [
@@ -202,7 +249,23 @@ def start_gunicorn(url, args, log):
     raise RuntimeError("gunicorn ne répond pas")
 
 
+class Counting(logging.Handler):
+    """Counts the figures computed in this process (the warming after its writes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def emit(self, record):
+        self.count += record.getMessage().startswith("calcul ")
+
+
 def under_load(url, args, writer):
+    warmed = Counting()
+    figures_log = logging.getLogger("championship.figures")
+    figures_log.addHandler(warmed)
+    figures_log.setLevel(logging.INFO)
+    figures_log.propagate = False
     log_path = SCRATCH / "gunicorn.log"
     with open(log_path, "w") as log:
         process, base = start_gunicorn(url, args, log)
@@ -212,7 +275,7 @@ def under_load(url, args, writer):
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(30)
     computed = log_path.read_text().count("calcul ")
-    report_load(views, writer, computed, args)
+    report_load(views, writer, computed, args, warmed.count)
 
 
 def run_readers(base, args, writer):
@@ -241,7 +304,7 @@ def run_readers(base, args, writer):
     deadline = time.time() + args.seconds
     time.sleep(min(2, args.every))
     while time.time() < deadline and writer.targets:
-        writer.write()
+        writer.replace_rulebook() if args.write == "rulebook" else writer.write()
         time.sleep(args.every)
     stop.set()
     for thread in readers:
@@ -258,7 +321,7 @@ def shown_points(html, player, standings_page):
     return sum(int(value.replace("−", "-")) for _pk, value in points) if points else None
 
 
-def report_load(views, writer, computed, args):
+def report_load(views, writer, computed, args, warmed):
     """A view is stale if it began after a write committed and shows points other than those
     of that write or of a later one committed before the view ended."""
     commits = writer.commits
@@ -280,13 +343,16 @@ def report_load(views, writer, computed, args):
     p95 = durations[int(len(durations) * 0.95)] if durations else float("nan")
     print(
         f"\nsous charge ({args.workers} processus × {args.threads} fils, {args.readers} lecteurs, "
-        f"une écriture toutes les {args.every} s pendant {args.seconds} s, "
+        f"une écriture ({args.write}) toutes les {args.every} s pendant {args.seconds} s, "
         f"cache {args.cache or 'fichiers'}) :"
     )
     print(f"  vues : {len(views)} ; périmées : {stale} ; erreurs : {errors}")
     print(f"  durée p50 : {p50:.0f} ms ; p95 : {p95:.0f} ms")
     writes = len(commits)
-    print(f"  écritures : {writes} ; calculs : {computed} ({computed / max(writes, 1):.1f} par écriture)")
+    print(
+        f"  écritures : {writes} ; calculs par les lecteurs : {computed} ({computed / max(writes, 1):.1f} "
+        f"par écriture) ; par le réchauffage de l'écrivain : {warmed} ({warmed / max(writes, 1):.1f})"
+    )
 
 
 def main():
@@ -299,11 +365,15 @@ def main():
     parser.add_argument("--every", type=float, default=2)
     parser.add_argument("--cache", help="CACHE_URL des processus gunicorn (défaut : fichiers)")
     parser.add_argument("--skip-cold", action="store_true", help="seulement la charge")
+    parser.add_argument(
+        "--write", choices=["malus", "rulebook"], default="malus", help="l'écriture répétée sous charge"
+    )
     args = parser.parse_args()
     SCRATCH.mkdir(parents=True, exist_ok=True)
     url = database_url(args)
     build(url, args.rebuild)
-    setup_django(url)
+    args.cache = args.cache or f"file://{SCRATCH / 'cache'}"
+    setup_django(url, args.cache)
     writer = Writer()
     if not args.skip_cold:
         cold_and_warm(writer)
