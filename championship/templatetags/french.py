@@ -56,6 +56,15 @@ def of_name(value):
     return french.of_name(str(value))
 
 
+@register.filter
+def percent(value):
+    """A whole percentage (`scoring.french.rounded_percent`): « 63 % » on a French page (a
+    no-break space before the sign), « 63% » on an English one; None gives ""."""
+    if value is None:
+        return ""
+    return f"{value}\u00a0%" if labels.french_active() else f"{value}%"
+
+
 @register.filter(expects_localtime=True)
 def written_date(value, fmt="j F Y"):
     """A date in words in the active language, « 1er » for the first of the month in French."""
