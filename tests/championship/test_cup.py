@@ -249,6 +249,19 @@ def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
     assert "sur la manche restante" in french(statuses["S11"].reason)  # not the final ranking's verdict
 
 
+def test_a_draft_counts_as_remaining_too_though_it_does_not_await_homologation(season):
+    """A draft is no round awaiting homologation (the standings page does not count it as one),
+    but it may still change the ranking: the statuses count it among the rounds left."""
+    leaders_and_trailers(season, 10, 1)
+    play_totals(season, names(1, 2, 3, 11), status=Round.SUBMITTED)
+    play_totals(season, names(4, 5, 6, 11), status=Round.DRAFT)
+
+    standings = season_standings(season)
+
+    assert (standings.awaiting, standings.drafts) == (1, 1)
+    assert remaining_rounds(season, standings) == 2
+
+
 def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
     ranked_season(season, 11)
 
