@@ -214,11 +214,12 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
     assert french(statuses["S11"].reason).startswith(
-        "Hors course : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
+        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus "
+        "haut, à −30 points (+30 par manche au plus sur la manche restante)"
     )
     assert french(statuses["S01"].reason).startswith(
-        "Qualification assurée : même au plus bas, à 90 points (−30 par manche au plus sur la "
-        "manche restante)"
+        "Qualification assurée : au pire à la 10e place, dans les 10 places qualificatives — même au "
+        "plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
     )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
