@@ -210,12 +210,9 @@ def _open(p):
         "%(count)s points de plus aujourd'hui lui assureraient sa place",
         p["to_safety"],
     )
-    return gettext(
-        "En course : au mieux à %(high)s, au pire à la %(low)s, selon %(rounds)s, %(for)s ; %(lacking)s"
-    ) % {
+    return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
         "high": _place(p["ahead"] + 1),
         "low": english_ordinal(p["threats"] + 1),
-        "rounds": _the_rounds(p["remaining"]),
         "for": _for(p["places"]),
         "lacking": lacking,
     }

@@ -402,7 +402,6 @@ def playoff_status(
                         "threats": len(threats),
                         "ahead": len(ahead),
                         "places": places,
-                        "remaining": remaining_rounds,
                         "to_safety": line - worst + 1,
                     },
                 ),

@@ -146,8 +146,8 @@ def _open(p) -> str:
     verb = "assurerait" if lacking < 2 else "assureraient"
     return (
         f"En course : au mieux à {_place(p['ahead'] + 1)}, au pire à la "
-        f"{ordinal(p['threats'] + 1, feminine=True)}, selon {_the_rounds(p['remaining'])}, "
-        f"{_for(p['places'])} ; {plural(lacking, 'point')} de plus aujourd'hui lui {verb} sa place"
+        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; "
+        f"{plural(lacking, 'point')} de plus aujourd'hui lui {verb} sa place"
     )
 
 

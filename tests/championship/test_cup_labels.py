@@ -66,8 +66,8 @@ SAMPLES = [
     Reason("out_of_reach", {"best": 50, "gain": 15, "remaining": 1, "ahead": 2, "places": 2}),
     Reason("out_of_reach", {"best": 50, "gain": 15, "remaining": 2, "ahead": 1, "places": 1}),
     Reason("not_ranked_yet", {"rounds": 1, "needed": 3}),
-    Reason("open", {"threats": 11, "ahead": 0, "places": 10, "remaining": 2, "to_safety": 61}),
-    Reason("open", {"threats": 1, "ahead": 0, "places": 1, "remaining": 1, "to_safety": 1}),
+    Reason("open", {"threats": 11, "ahead": 0, "places": 10, "to_safety": 61}),
+    Reason("open", {"threats": 1, "ahead": 0, "places": 1, "to_safety": 1}),
     Reason("final_tie", {"rank": 10, "places": 10}),
     Reason("final_in", {"place": 1, "places": 10}),
     Reason("final_out", {"place": 11, "places": 10}),
@@ -135,12 +135,12 @@ def test_it_writes_english_sentences_from_the_figures():
             "50 points (+15 a round at most over the 2 remaining rounds), 1 ranked player will stay ahead"
         )
         assert reason_text(SAMPLES[18]) == (
-            "In contention: 1st place at best, 12th at worst, depending on the 2 remaining rounds, for "
-            "10 qualifying places; 61 more points today would make their place certain"
+            "In contention: 1st place at best, 12th at worst, for 10 qualifying places; 61 more points "
+            "today would make their place certain"
         )
         assert reason_text(SAMPLES[19]) == (
-            "In contention: 1st place at best, 2nd at worst, depending on the remaining round, for a "
-            "single qualifying place; 1 more point today would make their place certain"
+            "In contention: 1st place at best, 2nd at worst, for a single qualifying place; 1 more point "
+            "today would make their place certain"
         )
         assert (
             reason_text(SAMPLES[12])
@@ -160,12 +160,12 @@ def test_the_french_sentences_of_the_race_say_the_places_and_what_is_lacking():
         "restera devant"
     )
     assert french(SAMPLES[18]) == (
-        "En course : au mieux à la 1re place, au pire à la 12e, selon les 2 manches restantes, pour "
-        "10 places qualificatives ; 61 points de plus aujourd'hui lui assureraient sa place"
+        "En course : au mieux à la 1re place, au pire à la 12e, pour 10 places qualificatives ; 61 "
+        "points de plus aujourd'hui lui assureraient sa place"
     )
     assert french(SAMPLES[19]) == (
-        "En course : au mieux à la 1re place, au pire à la 2e, selon la manche restante, pour une "
-        "seule place qualificative ; 1 point de plus aujourd'hui lui assurerait sa place"
+        "En course : au mieux à la 1re place, au pire à la 2e, pour une seule place qualificative ; "
+        "1 point de plus aujourd'hui lui assurerait sa place"
     )
 
 

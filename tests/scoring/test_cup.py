@@ -325,13 +325,13 @@ def test_it_decides_statuses_only_when_certain():
     # Bruno (70) ends between 58 and 100: Alice (up to 130), Chloé (80) and Fanny (70) can reach
     # 58, nobody ranked stays above 100 for certain; at 93 (23 more), only Alice could reach him.
     assert french(statuses["Bruno"].reason) == (
-        "En course : au mieux à la 1re place, au pire à la 4e, selon les 2 manches restantes, pour 2 "
-        "places qualificatives ; 23 points de plus aujourd'hui lui assureraient sa place"
+        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 23 points "
+        "de plus aujourd'hui lui assureraient sa place"
     )
     # Chloé (50, down to 38): Alice stays above her 80 for certain (88); 63 more to be safe.
     assert french(statuses["Chloé"].reason) == (
-        "En course : au mieux à la 2e place, au pire à la 5e, selon les 2 manches restantes, pour 2 "
-        "places qualificatives ; 63 points de plus aujourd'hui lui assureraient sa place"
+        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; 63 points "
+        "de plus aujourd'hui lui assureraient sa place"
     )
     assert french(statuses["Émile"].reason) == (
         "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
