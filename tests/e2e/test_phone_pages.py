@@ -33,6 +33,7 @@ from federation.models import Official, Player, Season
 from tests.championship.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.factories import make_round
 
 pytestmark = requires_chromium
 
@@ -229,7 +230,18 @@ def demo_pages():
     current = Season.objects.order_by("-start_date").first()
     past = Season.objects.order_by("start_date").first()
     homologated = Round.objects.filter(season=current, status=Round.HOMOLOGATED).order_by("-date").first()
-    pending = Round.objects.filter(season=current).exclude(status=Round.HOMOLOGATED).first()
+    pending = Round.objects.filter(season=current, status=Round.SUBMITTED).first()
+    # A round still being entered besides the one awaiting homologation: the officials see it as
+    # a draft (home page, standings), the public not at all.
+    seated = [seat.player.name for seat in pending.seats.order_by("position")]
+    draft = make_round(
+        current,
+        seated,
+        totals=dict(zip(seated, (120, 60, 0, -80, -100), strict=True)),
+        number=Round.objects.filter(season=current, stage=Round.REGULAR).count() + 1,
+        date=pending.date,
+        place="Chez Igor",
+    )
     playoff = Round.objects.filter(stage=Round.PLAYOFF, status=Round.HOMOLOGATED).first()
     final = Round.objects.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).first()
     report = Report.objects.filter(round__season=current).select_related("round").first()
@@ -261,6 +273,8 @@ def demo_pages():
     ]
     official = [
         "/",
+        f"/saisons/{current.name}/",
+        f"/manches/{draft.pk}/",
         f"/manches/{pending.pk}/",
         f"/manches/{pending.pk}/saisie/",
         f"/manches/{homologated.pk}/saisie/",
