@@ -224,7 +224,7 @@ def cup_state(season, standings=None, cup_rounds=None):
         standings=standings,
         plan=plan,
         kind=kind,
-        provisional=season.remaining_rounds > 0 or standings.pending > 0,
+        provisional=season.remaining_rounds > 0 or standings.unhomologated > 0,
         seeds=seeds,
         exclusions=[(players.get(name, name), reason) for name, reason in plan.exclusions],
         tables=tables,
@@ -342,7 +342,7 @@ class StatusRow:
 def remaining_rounds(season, standings):
     """Regular rounds that may still change the ranking: those still on the calendar
     (`Season.remaining_rounds`) plus those entered but not homologated yet."""
-    return season.remaining_rounds + standings.pending
+    return season.remaining_rounds + standings.unhomologated
 
 
 def status_players(season, standings):
@@ -444,7 +444,7 @@ def season_outlook(season, standings):
             name = data.players[author].name
             late[name] = late.get(name, 0) + risk
     round_late = []
-    if standings.pending:
+    if standings.unhomologated:
         pending = season.rounds.filter(stage=Round.REGULAR).exclude(status=Round.HOMOLOGATED)
         for round_ in pending.select_related("report"):
             try:
@@ -459,7 +459,7 @@ def season_outlook(season, standings):
         as_of=as_of,
         end=end,
         scheduled=season.remaining_rounds,
-        pending=standings.pending,
+        pending=standings.unhomologated,
         loss=loss,
         gain=gain,
         round_late=tuple(round_late),

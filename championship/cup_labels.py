@@ -132,6 +132,29 @@ def _final_winner(p):
     }
 
 
+def _place(rank):
+    """« 4th place »."""
+    return gettext("%(place)s place") % {"place": english_ordinal(rank)}
+
+
+def _within(places):
+    if places == 1:
+        return gettext("dans la seule place qualificative")
+    return gettext("dans les %(count)s places qualificatives") % {"count": places}
+
+
+def _beyond(places):
+    if places == 1:
+        return gettext("au-delà de la seule place qualificative")
+    return gettext("au-delà des %(count)s places qualificatives") % {"count": places}
+
+
+def _for(places):
+    if places == 1:
+        return gettext("pour une seule place qualificative")
+    return gettext("pour %(count)s places qualificatives") % {"count": places}
+
+
 def _safe(p):
     fall = []
     if p["loss"]:
@@ -150,36 +173,48 @@ def _safe(p):
         }
     else:
         low = gettext("à %(worst)s points, qui ne peuvent plus baisser") % {"worst": num(p["worst"])}
-    return gettext("Qualification assurée : %(low)s, %(reach)s, pour %(places)s") % {
+    if p["threats"] == 0:
+        where = gettext("à %(place)s quoi qu'il arrive") % {"place": _place(1)}
+    else:
+        where = gettext("au pire à %(place)s") % {"place": _place(p["threats"] + 1)}
+    return gettext("Qualification assurée : %(where)s, %(within)s — %(low)s, %(reach)s") % {
+        "where": where,
+        "within": _within(p["places"]),
         "low": low,
         "reach": _can_reach(p["threats"]),
-        "places": _places(p["places"]),
     }
 
 
 def _out_of_reach(p):
+    stay = _count(
+        "%(count)s joueur classé restera devant",
+        "%(count)s joueurs classés resteront devant",
+        p["ahead"],
+    )
     return gettext(
-        "Hors course : même au plus haut, à %(best)s points (+%(gain)s par manche au plus sur %(rounds)s), "
-        "%(ahead)s joueurs classés resteront devant, pour %(places)s"
+        "Hors course : au mieux à %(place)s, %(beyond)s — même au plus haut, à %(best)s points "
+        "(+%(gain)s par manche au plus sur %(rounds)s), %(stay)s"
     ) % {
+        "place": _place(p["ahead"] + 1),
+        "beyond": _beyond(p["places"]),
         "best": num(p["best"]),
         "gain": p["gain"],
         "rounds": _the_rounds(p["remaining"]),
-        "ahead": p["ahead"],
-        "places": _places(p["places"]),
+        "stay": stay,
     }
 
 
 def _open(p):
-    ahead = _count(
-        "%(count)s joueur classé assuré de rester devant",
-        "%(count)s joueurs classés assurés de rester devant",
-        p["ahead"],
+    lacking = _count(
+        "%(count)s point de plus aujourd'hui lui assurerait sa place",
+        "%(count)s points de plus aujourd'hui lui assureraient sa place",
+        p["to_safety"],
     )
-    return gettext("En course : %(reach)s ; %(ahead)s, pour %(places)s") % {
-        "reach": _can_reach(p["threats"]),
-        "ahead": ahead,
-        "places": _places(p["places"]),
+    return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
+        "high": _place(p["ahead"] + 1),
+        "low": english_ordinal(p["threats"] + 1),
+        "for": _for(p["places"]),
+        "lacking": lacking,
     }
 
 

@@ -9,11 +9,14 @@ French of `scoring.french` (elisions included: « Poignée simple d'Igor »):
 - `line_label(code, label)`: a stored championship line's explanation; in English, the engine's
   French sentence is rephrased from its figures (a label it cannot read is shown as stored);
 - `poignee_of`, `misere_of`, `of_player`: a player's handful, misère, « d'Igor »;
-- `contract`, `suit`, `stage`, `kind`: the vocabulary's labels, translated.
+- `contract`, `suit`, `stage`, `kind`: the vocabulary's labels, translated;
+- `written_date(value, format)`: a date in words as Django's `date` filter writes it, but with
+  « 1er » for the first of the month in French (« lundi 1er novembre 2010 »).
 """
 
 import re
 
+from django.utils.dateformat import format as date_format
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -39,6 +42,16 @@ POIGNEE_SIZES = {"simple": _("simple"), "double": _("double"), "triple": _("trip
 
 def french_active():
     return (get_language() or "fr").split("-")[0] == "fr"
+
+
+def written_date(value, fmt="j F Y"):
+    """``value`` (a date or datetime, already in local time) in Django's date format ``fmt``;
+    in French the day of the first of the month (format letter ``j``) is written « 1er »."""
+    if value is None or value == "":
+        return ""
+    if french_active() and value.day == 1:
+        fmt = re.sub(r"(\\.)|j", lambda match: match.group(1) or r"\1\e\r", fmt)
+    return date_format(value, fmt)
 
 
 def colon():

@@ -16,6 +16,7 @@ from championship.player_charts import cumulative_points
 from championship.standings import COUNTING, Standings, season_standings, seasons_standings
 from championship.summaries import cached_many
 from federation.models import Season
+from scoring.french import rounded_percent
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
 
 # --- one player's season, line by line -----------------------------------------------------------
@@ -238,7 +239,7 @@ def player_history(player):
 
 
 def _rate(made, takes):
-    return round(100 * made / takes) if takes else None
+    return rounded_percent(made, takes)
 
 
 DEAL_STATISTICS_FIELDS = (

@@ -146,11 +146,9 @@ class RoundDisplay:
 
     @property
     def pot_track(self):
-        """(deal number, pot after, height in % of the largest pot) for a small bar chart."""
-        largest = max((deal.pot_after for deal in self.deals), default=0) or 1
-        return tuple(
-            (deal.number, deal.pot_after, round(100 * deal.pot_after / largest)) for deal in self.deals
-        )
+        """(deal number, pot after the deal) of each deal: the pot's chart
+        (`championship.pot_chart`) and its figures."""
+        return tuple((deal.number, deal.pot_after) for deal in self.deals)
 
 
 def stage_label(round_):

@@ -36,13 +36,14 @@ class SeasonData:
 
     season: object
     rounds: list  # homologated regular rounds, by date then number
-    pending: int  # regular rounds not homologated yet (not counted)
+    pending: int  # regular rounds not homologated yet, drafts and submitted (not counted)
     players: dict  # player id -> Player
     seats: dict  # round id -> seats in position order
     points: dict  # (player id, round id) -> stored championship points
     reports: dict  # round id -> Report
     deals: list  # played deals (dicts) of the counted rounds that kept their deals
     round_takes: dict | None = None  # round id -> Counter of takers, once the deals are let go
+    submitted: int = 0  # of the `pending` rounds, those submitted: awaiting homologation
 
     def takes(self, round_id):
         if self.round_takes is not None:
@@ -73,10 +74,11 @@ def load_seasons(seasons, *, deals=True):
         rounds[round_.season_id].append(round_)
     season_of = {}
     counted = {}
-    pending = {}
+    pending, submitted = {}, {}
     for pk in seasons:
         counted[pk] = [r for r in rounds[pk] if r.stage == Round.REGULAR and r.status == Round.HOMOLOGATED]
         pending[pk] = sum(1 for r in rounds[pk] if r.stage == Round.REGULAR and r.status != Round.HOMOLOGATED)
+        submitted[pk] = sum(1 for r in rounds[pk] if r.stage == Round.REGULAR and r.status == Round.SUBMITTED)
         season_of.update({r.pk: pk for r in counted[pk]})
     in_season = {f"round__{key}": value for key, value in COUNTING.items()}
     in_season["round__season__in"] = list(seasons)
@@ -127,6 +129,7 @@ def load_seasons(seasons, *, deals=True):
             points[pk],
             reports[pk],
             played[pk],
+            submitted=submitted[pk],
         )
         for pk, season in seasons.items()
     }
@@ -225,8 +228,20 @@ class Standings:
         return self.data.rounds
 
     @property
-    def pending(self):
+    def unhomologated(self):
+        """Regular rounds entered but not homologated yet, drafts and submitted: not counted,
+        they may still change the ranking (the cup's bound counts them)."""
         return self.data.pending
+
+    @property
+    def awaiting(self):
+        """Regular rounds submitted, awaiting homologation (what the public pages count)."""
+        return self.data.submitted
+
+    @property
+    def drafts(self):
+        """Regular rounds still being entered (drafts): shown, as drafts, to those who enter rounds."""
+        return self.data.pending - self.data.submitted
 
     @property
     def minimum_rounds(self):

@@ -83,10 +83,12 @@ def home(request):
         context["reports_due"] = visible_reports_due(request.user, season, default_as_of(season))
         context["can_enter_rounds"] = can_enter_rounds(request.user, season)
         if context["can_enter_rounds"]:
-            pending = season.rounds.exclude(status=Round.HOMOLOGATED)
-            if is_board(request.user, season):  # its submitted rounds are in « Manches à homologuer »
-                pending = pending.exclude(status=Round.SUBMITTED)
-            context["pending_rounds"] = pending.order_by("date", "stage", "table", "number")
+            unpublished = list(
+                season.rounds.exclude(status=Round.HOMOLOGATED).order_by("date", "stage", "table", "number")
+            )
+            context["draft_rounds"] = [round_ for round_ in unpublished if round_.status == Round.DRAFT]
+            if not is_board(request.user, season):  # the board's are in « Manches à homologuer »
+                context["pending_rounds"] = [r for r in unpublished if r.status == Round.SUBMITTED]
     past = Season.objects.exclude(pk=getattr(season, "pk", None)).order_by("-start_date").first()
     if past is not None:
         context["past_season"] = past

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.french import agree, num, ordinal, plural
+from scoring.french import agree, num, ordinal, plural, rounded_percent
 from scoring.ranking import Standing, name_key
 
 
@@ -48,7 +48,7 @@ def french(reason: Reason) -> str:
         return f"{NOT_AWARDED} (minimum {p['minimum']} prises)"
     if reason.code == "best_taker":
         text = (
-            f"{p['made']} contrats réussis sur {p['takes']} prises ({p['rate']} %), "
+            f"{p['made']} contrats réussis sur {p['takes']} prises ({p['rate']}\u00a0%), "
             f"minimum {p['minimum']} prises"
         )
         if p["by_rate"]:
@@ -124,7 +124,7 @@ def best_taker(stats: Sequence[PlayerStats], ranked: Sequence[Standing], ruleboo
     rate = max(Fraction(s.made, s.takes) for s in leaders)
     winners = [s for s in leaders if Fraction(s.made, s.takes) == rate]
     takes = winners[0].takes
-    figures = {"made": most, "takes": takes, "rate": round(100 * rate), "minimum": minimum}
+    figures = {"made": most, "takes": takes, "rate": rounded_percent(most, takes), "minimum": minimum}
     reason = Reason("best_taker", {**figures, "by_rate": len(leaders) > len(winners)})
     return _names(s.player for s in winners), most, reason
 

@@ -301,6 +301,12 @@ def playoff_status(
       are ranked already and stay strictly ahead even at their lowest with him at his highest;
     - in contention otherwise.
 
+    The reasons give each ranked player the bounds of his final place: at worst one behind those
+    who can reach or tie his lowest (``threats``), at best one behind those who stay ahead of his
+    highest (``ahead``); one in contention also learns how many points more today would make him
+    qualified (``to_safety``: his lowest must pass the ``playoff_players``-th highest of the
+    others who may be ranked).
+
     Example (round limits +15 / −6, 10 places): with 2 rounds left, a ranked player on 120
     points can fall to 108; whoever is on 77 or less can reach at most 107, so if at most 9
     others have 78 or more he is qualified.
@@ -348,8 +354,8 @@ def playoff_status(
             )
             continue
         worst, best = lowest(me), highest(me)
-        threats = [p for p in others if p.rounds + remaining_rounds >= needed]
-        threats = [p for p in threats if highest(p) >= worst]
+        rankable = [p for p in others if p.rounds + remaining_rounds >= needed]
+        threats = [p for p in rankable if highest(p) >= worst]
         ahead = [p for p in others if p.rounds >= needed and lowest(p) > best]
         if me.rounds >= needed and len(threats) < places:
             statuses[me.player] = Status(
@@ -385,9 +391,20 @@ def playoff_status(
                 IN_CONTENTION, Reason("not_ranked_yet", {"rounds": me.rounds, "needed": needed})
             )
         else:
+            # Qualified once fewer than `places` others can reach his lowest: above the
+            # `places`-th highest of those who may be ranked, by how many points today.
+            line = sorted((highest(p) for p in rankable), reverse=True)[places - 1]
             statuses[me.player] = Status(
                 IN_CONTENTION,
-                Reason("open", {"threats": len(threats), "ahead": len(ahead), "places": places}),
+                Reason(
+                    "open",
+                    {
+                        "threats": len(threats),
+                        "ahead": len(ahead),
+                        "places": places,
+                        "to_safety": line - worst + 1,
+                    },
+                ),
             )
     return statuses
 

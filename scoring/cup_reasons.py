@@ -93,7 +93,27 @@ def _cut_phrase(qualifiers: int, best_thirds: int) -> str:
     return f"{first} de chaque table{thirds} {verb} en finale"
 
 
+def _place(rank: int) -> str:
+    """« la 4e place »."""
+    return f"la {ordinal(rank, feminine=True)} place"
+
+
+def _within(places: int) -> str:
+    return "dans la seule place qualificative" if places == 1 else f"dans les {places} places qualificatives"
+
+
+def _beyond(places: int) -> str:
+    if places == 1:
+        return "au-delà de la seule place qualificative"
+    return f"au-delà des {places} places qualificatives"
+
+
+def _for(places: int) -> str:
+    return "pour une seule place qualificative" if places == 1 else f"pour {places} places qualificatives"
+
+
 def _safe(p) -> str:
+    """Qualified: his worst final place, then why (his lowest, how many can still reach it)."""
     fall = [f"{num(p['loss'])} par manche au plus sur {_the_rounds(p['remaining'])}"] if p["loss"] else []
     if p["malus"]:
         fall.append(f"{num(p['malus'])} de malus de compte-rendu en retard au plus")
@@ -101,7 +121,34 @@ def _safe(p) -> str:
         low = f"même au plus bas, à {num(p['worst'])} points ({' et '.join(fall)})"
     else:
         low = f"à {num(p['worst'])} points, qui ne peuvent plus baisser"
-    return f"Qualification assurée : {low}, {_can_reach(p['threats'])}, pour {_places(p['places'])}"
+    if p["threats"] == 0:
+        where = f"à {_place(1)} quoi qu'il arrive"
+    else:
+        where = f"au pire à {_place(p['threats'] + 1)}"
+    return f"Qualification assurée : {where}, {_within(p['places'])} — {low}, {_can_reach(p['threats'])}"
+
+
+def _out_of_reach(p) -> str:
+    """Eliminated: his best final place, then why (his highest, how many stay ahead of it)."""
+    ahead = p["ahead"]
+    verb = "restera" if ahead < 2 else "resteront"
+    stay = f"{plural(ahead, 'joueur')} {agree(ahead, 'classé')} {verb} devant"
+    return (
+        f"Hors course : au mieux à {_place(ahead + 1)}, {_beyond(p['places'])} — même au plus haut, "
+        f"à {num(p['best'])} points (+{p['gain']} par manche au plus sur {_the_rounds(p['remaining'])}), "
+        f"{stay}"
+    )
+
+
+def _open(p) -> str:
+    """In contention: between which final places, and how many points he lacks to be qualified."""
+    lacking = p["to_safety"]
+    verb = "assurerait" if lacking < 2 else "assureraient"
+    return (
+        f"En course : au mieux à {_place(p['ahead'] + 1)}, au pire à la "
+        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; "
+        f"{plural(lacking, 'point')} de plus aujourd'hui lui {verb} sa place"
+    )
 
 
 def _final_winner(p) -> str:
@@ -151,19 +198,11 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
         f"il en faut {p['needed']} pour entrer au classement"
     ),
     "safe": _safe,
-    "out_of_reach": lambda p: (
-        f"Hors course : même au plus haut, à {num(p['best'])} points (+{p['gain']} par manche au plus sur "
-        f"{_the_rounds(p['remaining'])}), {p['ahead']} joueurs classés resteront devant, "
-        f"pour {_places(p['places'])}"
-    ),
+    "out_of_reach": _out_of_reach,
     "not_ranked_yet": lambda p: (
         f"En course : {_played(p['rounds'])}, il en faut {p['needed']} pour entrer au classement"
     ),
-    "open": lambda p: (
-        f"En course : {_can_reach(p['threats'])} ; "
-        f"{plural(p['ahead'], 'joueur')} {agree(p['ahead'], 'classé')} {agree(p['ahead'], 'assuré')} "
-        f"de rester devant, pour {_places(p['places'])}"
-    ),
+    "open": _open,
     "final_tie": lambda p: (
         f"En course : ex æquo parfait à la {ordinal(p['rank'], feminine=True)} place, à la limite "
         f"des {p['places']} places, que les critères du règlement ne départagent pas"

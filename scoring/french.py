@@ -2,7 +2,8 @@
 
 Numbers take a true minus sign (U+2212) and a decimal comma, and can group thousands with a
 no-break space; a sign is always shown where a gain or a loss is meant; ordinals are abbreviated
-as French writes them (1er, 1re, 2e); a count agrees with its noun (0 and 1 are singular); « de »,
+as French writes them (1er, 1re, 2e); a percentage is rounded to the whole percent, a half
+going up (5 of 8, 62.5 %, is written « 63 % »); a count agrees with its noun (0 and 1 are singular); « de »,
 « le », « la » and « que » elide before a vowel or a mute h (« d'Igor », « d'Hélène »).
 
 >>> num(-1234567, group=True), signed(3), signed(-2), ordinal(1, feminine=True)
@@ -61,6 +62,23 @@ def ordinal(n: int, feminine: bool = False) -> str:
     if n == 1:
         return "1re" if feminine else "1er"
     return f"{n}e"
+
+
+def rounded_percent(part: int, whole: int) -> int | None:
+    """``part`` of ``whole`` in whole percent, a half rounded up (5 of 8 -> 63); None of nothing.
+
+    The one rounding of every percentage the app writes (Python's ``round`` would give 62: it
+    rounds a half to the even neighbour)."""
+    if not whole:
+        return None
+    return (200 * part + whole) // (2 * whole)
+
+
+def percent(part: int, whole: int) -> str:
+    """``rounded_percent`` as French writes it: « 63 % » (a no-break space before the sign);
+    "" of nothing."""
+    rate = rounded_percent(part, whole)
+    return "" if rate is None else f"{rate}{THOUSANDS}%"
 
 
 def agree(n: int | float | Decimal, singular: str, plural_form: str | None = None) -> str:

@@ -3,7 +3,9 @@
 ``{{ -650|num }}`` -> « −650 »; ``{{ 3|signed }}`` -> « +3 »; ``{{ 1|ordinal }}`` -> « 1er »
 (``{{ 1|ordinal:"f" }}`` -> « 1re »); ``{{ 2|plural:"manche" }}`` -> « 2 manches »
 (``{{ 3|plural:"cheval,chevaux" }}``), ``{{ 2|agree:"jouée" }}`` -> « jouées »;
-``{{ "Igor"|of_name }}`` -> « d'Igor ». ``None`` gives "". A signed figure always takes the true
+``{{ "Igor"|of_name }}`` -> « d'Igor »; ``{{ round.date|written_date:"l j F Y" }}`` -> « lundi
+1er novembre 2010 » (Django's `date` filter, with « 1er » on a French page: every date written in
+words goes through it). ``None`` gives "". A signed figure always takes the true
 minus sign (U+2212) on a page: ``{{ -240|num }}``, never ``{{ -240 }}``.
 """
 
@@ -52,6 +54,21 @@ def agree(value, forms):
 @register.filter
 def of_name(value):
     return french.of_name(str(value))
+
+
+@register.filter
+def percent(value):
+    """A whole percentage (`scoring.french.rounded_percent`): « 63 % » on a French page (a
+    no-break space before the sign), « 63% » on an English one; None gives ""."""
+    if value is None:
+        return ""
+    return f"{value}\u00a0%" if labels.french_active() else f"{value}%"
+
+
+@register.filter(expects_localtime=True)
+def written_date(value, fmt="j F Y"):
+    """A date in words in the active language, « 1er » for the first of the month in French."""
+    return labels.written_date(value, fmt)
 
 
 # --- what the rules engine writes, in the page's language (championship.labels) -----------------

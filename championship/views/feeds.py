@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext
 
+from championship.labels import written_date
 from championship.models import Report, Round
 from championship.presenters import round_title
 from championship.reports import render_markdown
@@ -66,7 +67,8 @@ class RoundsFeed(_AtomFeed):
         seats = sorted(item.seats.all(), key=lambda seat: (seat.rank or 99, seat.position))
         totals = ", ".join(f"{seat.player.name} {num(seat.total)}" for seat in seats)
         place = f" — {item.place}" if item.place else ""
-        return f"{item.date:%d/%m/%Y}{place}. " + gettext("Totaux : %(totals)s") % {"totals": totals}
+        when = written_date(item.date, "l j F Y")
+        return f"{when}{place}. " + gettext("Totaux : %(totals)s") % {"totals": totals}
 
     def item_link(self, item):
         return reverse("championship:round", args=[item.pk])

@@ -32,6 +32,7 @@ from championship.forms import (
     SeatTotalsForm,
 )
 from championship.models import Adjustment, Deal, Round, SubmissionKey
+from championship.pot_chart import PHONE_POT_CHART, pot_chart
 from championship.presenters import deal_preview as score_preview
 from championship.presenters import round_display
 from championship.services import RoundError
@@ -118,12 +119,16 @@ def round_detail(request, pk):
     display = round_display(round_, history=True)
     board = is_board(request.user, round_.season)
     can_edit = can_enter_rounds(request.user, round_.season) and (not round_.is_homologated or board)
+    track = display.pot_track
+    drawn = any(pot for _number, pot in track)
     return render(
         request,
         "championship/rounds/detail.html",
         {
             "round": round_,
             "display": display,
+            "pot_chart": pot_chart(track) if drawn else None,
+            "phone_pot_chart": pot_chart(track, *PHONE_POT_CHART) if drawn else None,
             "can_edit": can_edit,
             "can_homologate": board and not round_.is_homologated,
             "export_url": _export_url(round_),

@@ -24,7 +24,7 @@ from championship.standings import season_standings, seasons_standings
 from championship.summaries import cached_html, cached_many
 from championship.tables_standings import StandingsTable, UnrankedTable
 from federation.models import Player, Season
-from federation.roles import is_board
+from federation.roles import can_enter_rounds, is_board
 from scoring.awards import AWARDS
 from scoring.french import num, ordinal, signed
 from scoring.rulebook import RulebookError
@@ -120,6 +120,8 @@ def season(request, name):
         "as_of_error": as_of_error,
         "as_of_query": f"as_of={as_of.isoformat()}" if as_of else "",
         "can_edit_rulebook": is_board(request.user, season),
+        # drafts are shown, as drafts, only to those who enter rounds (as the round list)
+        "can_enter_rounds": can_enter_rounds(request.user, season),
         "late": [{**vars(malus), "shown": num(malus.item.points)} for malus in standings.late],
     }
     return render(request, "championship/standings/season.html", context)

@@ -16,7 +16,7 @@ SAMPLES = [
     (Reason("best_taker_nobody", {"minimum": 10}), "Not awarded (at least 10 takes)"),
     (
         Reason("best_taker", {"made": 12, "takes": 15, "rate": 80, "minimum": 10, "by_rate": True}),
-        "12 contracts made out of 15 takes (80 %), at least 10 takes; a tie on contracts made broken by "
+        "12 contracts made out of 15 takes (80%), at least 10 takes; a tie on contracts made broken by "
         "the success rate",
     ),
     (Reason("wall", {"count": 1}), "1 contract defeated in defence"),

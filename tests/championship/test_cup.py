@@ -214,11 +214,12 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
     assert french(statuses["S11"].reason).startswith(
-        "Hors course : même au plus haut, à −30 points (+30 par manche au plus sur la manche restante)"
+        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus "
+        "haut, à −30 points (+30 par manche au plus sur la manche restante)"
     )
     assert french(statuses["S01"].reason).startswith(
-        "Qualification assurée : même au plus bas, à 90 points (−30 par manche au plus sur la "
-        "manche restante)"
+        "Qualification assurée : au pire à la 10e place, dans les 10 places qualificatives — même au "
+        "plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
     )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
@@ -247,6 +248,19 @@ def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
     statuses = statuses_by_name(season)
     assert statuses["S11"].code == ELIMINATED  # 10 ranked players stay too far ahead
     assert "sur la manche restante" in french(statuses["S11"].reason)  # not the final ranking's verdict
+
+
+def test_a_draft_counts_as_remaining_too_though_it_does_not_await_homologation(season):
+    """A draft is no round awaiting homologation (the standings page does not count it as one),
+    but it may still change the ranking: the statuses count it among the rounds left."""
+    leaders_and_trailers(season, 10, 1)
+    play_totals(season, names(1, 2, 3, 11), status=Round.SUBMITTED)
+    play_totals(season, names(4, 5, 6, 11), status=Round.DRAFT)
+
+    standings = season_standings(season)
+
+    assert (standings.awaiting, standings.drafts) == (1, 1)
+    assert remaining_rounds(season, standings) == 2
 
 
 def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):

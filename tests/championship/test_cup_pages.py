@@ -1,5 +1,7 @@
 """The cup pages through the test client: the bracket and the play-off statuses, public to all."""
 
+import re
+
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -123,13 +125,31 @@ def test_it_explains_each_status_and_the_assumption(client, season, member):
     html = client.get(status_url(season)).content.decode()
 
     assert html.count('class="cup-badge qualified"') == 11  # ten players and the legend
-    assert "Hors course : même au plus haut, à −30 points (+30 par manche au plus" in html
+    assert (
+        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus haut, "
+        "à −30 points (+30 par manche au plus" in html
+    )
     assert "Il reste 1 manche régulière susceptible de changer le classement" in html
     assert (
         "<strong>au plus +30 points par manche selon le règlement de la saison</strong>, et au moins −30"
         in html
     )
     assert "Membre" in html
+
+
+def test_each_player_in_the_race_gets_a_sentence_of_his_own(client, season, member):
+    """Everyone in contention (two rounds left, ±30 a round): each sentence says the places the
+    player may end between and how many points would make his place certain; no two alike."""
+    ranked_season(season, 12)
+    season.remaining_rounds = 2
+    season.save()
+
+    html = client.get(status_url(season)).content.decode()
+    sentences = re.findall(r'<td class="[^"]*\bwhy\b[^"]*">(.*?)</td>', html, re.S)
+    race = [s.strip() for s in sentences if s.strip().startswith("En course : au mieux")]
+    assert len(race) == 12
+    assert len(set(race)) == len(race)
+    assert all("points de plus aujourd&#x27;hui lui assureraient sa place" in sentence for sentence in race)
 
 
 def test_it_answers_404_for_an_unknown_season(client, db):

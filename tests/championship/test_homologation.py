@@ -49,10 +49,11 @@ def test_the_board_sees_a_submitted_round_once_on_the_home_page(as_user, season,
     draft = make_round(season, date=datetime.date(2010, 12, 3))
     edit = reverse("championship:round_edit", args=[submitted.pk])
     board = as_user("president").get("/").content.decode()
-    waiting = board[board.index("En attente d'homologation") :]
-    waiting = waiting[: waiting.index("</section>")]
-    assert reverse("championship:round_edit", args=[draft.pk]) in waiting
-    assert edit not in waiting  # it is under « Manches à homologuer »
+    assert "En attente d'homologation" not in board  # the submitted round is under « Manches à homologuer »
+    drafts = board[board.index("Manches en brouillon") :]
+    drafts = drafts[: drafts.index("</section>")]
+    assert reverse("championship:round_edit", args=[draft.pk]) in drafts
+    assert edit not in drafts
     secretary = as_user("secretary").get("/").content.decode()
     assert "a-homologuer" not in secretary and edit in secretary  # not the secretary's to homologate
 

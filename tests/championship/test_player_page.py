@@ -3,14 +3,18 @@ statistics are those of every deal counted at once, its query count does not gro
 history, and a write to a season is seen on it at once."""
 
 import io
+import math
 import re
 from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from championship.lateness import default_as_of
 from championship.models import Deal, Round
@@ -49,7 +53,7 @@ def reference_statistics(player):
             stats["defended_failed"] += deal.made is False
         if deal.petit_au_bout:
             stats[f"petit_{ATTACK if attack else DEFENCE}"] += (deal.petit_au_bout == ATTACK) == attack
-    rate = lambda m, t: round(100 * m / t) if t else None  # noqa: E731
+    rate = lambda m, t: math.floor(Fraction(100 * m, t) + Fraction(1, 2)) if t else None  # noqa: E731
     return {
         "contracts": [
             {
@@ -174,3 +178,29 @@ def test_it_shows_a_write_on_the_players_pages_at_once(transactional_db, season,
     assert after != before, "the write changes no player's page: the test proves nothing"
     cache.clear()
     assert after == pages(client)  # what a page computed afresh shows
+
+
+def test_the_success_rate_is_rounded_half_up_and_the_page_says_so(client, season):
+    """5 contracts made out of 8 takes is 62.5 %: the page writes 63 % (not Python's 62) and
+    states its rounding once."""
+    dealers = ["Alice", "Bruno", "Chloé", "David", "Émile"]
+    deals = [
+        dict(
+            dealer=dealers[number % 5],
+            taker="Bruno",
+            contract="garde",
+            called="coeur",
+            partner="David",
+            bouts=2,
+            points=Decimal("60") if number < 5 else Decimal("30"),
+        )
+        for number in range(8)
+    ]
+    make_round(season, deals=deals, status=Round.HOMOLOGATED)
+    bruno = Player.objects.get(name="Bruno")
+    assert player_statistics(bruno)["rate"] == 63
+    html = client.get(reverse("championship:player", args=[bruno.pk])).content.decode()
+    assert "63\u00a0%" in html and "62\u00a0%" not in html
+    assert html.count("la moitié vers le haut") == 1
+    english = client.get(reverse("championship:player", args=[bruno.pk]), HTTP_ACCEPT_LANGUAGE="en").content
+    assert "63%" in english.decode() and "halves rounded up" in english.decode()

@@ -109,7 +109,8 @@ def figures(standings):
         [(row.player.name, row.points, row.rounds) for row in standings.unranked],
         [(malus.player.name, malus.round.number, malus.item.points) for malus in standings.late],
         len(standings.rounds),
-        standings.pending,
+        standings.awaiting,
+        standings.drafts,
     )
 
 

@@ -141,7 +141,7 @@ def test_it_prints_the_season_bulletin_with_the_ranking_and_awards(client, seaso
         "Coupe du Monde" in text
         and "finale directe entre Bruno (1), David (2), Chloé (3), Émile (4), Alice (5)" in text
     )
-    assert "1 novembre 2010" in text and "rendu à temps" in text
+    assert "1er novembre 2010" in text and "rendu à temps" in text  # the first of the month: « 1er »
 
 
 def test_it_prints_the_cup_champion_in_the_bulletin(client, season):

@@ -234,7 +234,9 @@ def test_it_counts_only_homologated_regular_rounds(season):
     make_round(season, list(submitted), totals=submitted, status=Round.SUBMITTED)
     play(season, table(["David"]), stage=Round.FINAL)
     standings = season_standings(season, BEFORE_ANY_DEADLINE)
-    assert standings.pending == 2
+    assert standings.awaiting == 1  # submitted: awaiting homologation
+    assert standings.drafts == 1  # still being entered: not awaiting anything yet
+    assert standings.unhomologated == 2  # both may still change the ranking
     assert len(standings.rounds) == 1
     assert points(standings)["Alice"] == 10
     assert "David" not in points(standings)

@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
 from championship.models import ChampionshipLine, Report, Round
+from championship.pdf import render_html
+from championship.reports import bulletin_context
 from championship.services import homologate_round
 from federation.models import Player
 from tests.championship.test_standings import PRESTIGE_AND_CHELEM, play, table
@@ -86,7 +88,8 @@ def test_it_shows_ranks_ties_unranked_players_and_pending_rounds(client, season)
     assert "ex æquo" in html
     assert html.count('class="tie"') == 2
     assert reverse("championship:player", args=[Player.objects.get(name="Bruno").pk]) in html
-    assert "2 manches en attente d'homologation ne sont pas comptées." in html
+    assert "1 manche en attente d'homologation n'est pas comptée." in html  # the submitted one
+    assert "brouillon" not in html  # the draft is not the public's to know of
     assert "Non classés" in html
     assert "Il faut avoir joué au moins 3 manches homologuées pour figurer au classement final" in html
     assert "Fanny" in html
@@ -94,6 +97,29 @@ def test_it_shows_ranks_ties_unranked_players_and_pending_rounds(client, season)
     assert reverse("championship:awards", args=[season.name]) in html
     fanny = Player.objects.get(name="Fanny")
     assert reverse("championship:player_season", args=[season.name, fanny.pk]) in html
+
+
+def test_it_counts_submitted_rounds_as_awaiting_and_shows_drafts_as_drafts(as_user, season):
+    """One round submitted, two being entered: one awaits homologation; the drafts are shown,
+    as drafts, to those who may read them (the secretary and the board)."""
+    play(season, table(NAMES), date=datetime.date(2010, 10, 1))
+    make_round(season, NAMES, totals=table(NAMES), status=Round.SUBMITTED, date=datetime.date(2010, 10, 2))
+    for day in (3, 4):
+        make_round(season, NAMES, totals=table(NAMES), date=datetime.date(2010, 10, day))
+    url = season_url(season, as_of="2010-10-06")
+    public = as_user("anonymous").get(url).content.decode()
+    assert "1 manche en attente d'homologation n'est pas comptée." in public
+    assert "3 manches en attente" not in public and "brouillon" not in public
+    for who in ("secretary", "president"):
+        html = as_user(who).get(url).content.decode()
+        assert "1 manche en attente d'homologation n'est pas comptée." in html, who
+        assert "2 manches en brouillon, pas encore soumises, ne sont pas comptées non plus." in html, who
+        assert reverse("championship:round_list", args=[season.name]) in html
+    english = as_user("secretary").get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 round awaiting approval is not counted." in english
+    assert "2 draft rounds, not submitted yet, are not counted either." in english
+    bulletin = render_html("championship/reports/bulletin_pdf.html", bulletin_context(season))
+    assert "· 1 en attente d'homologation" in bulletin and "brouillon" not in bulletin
 
 
 def test_it_says_nobody_is_ranked_yet(client, season):

@@ -92,8 +92,8 @@ def test_the_main_pages_run_without_any_violation(
     ]:
         phone.visit(url)
         if url == f"/manches/{homologated.pk}/":
-            # The pot's bars keep their heights without a style attribute.
-            heights = page.locator("#pot .pot-bar .bar").evaluate_all(
+            # The pot's bars keep their heights without a style attribute (SVG geometry).
+            heights = page.locator("#pot svg.narrow-only rect.bar").evaluate_all(
                 "bars => bars.map(b => b.getBoundingClientRect().height)"
             )
             assert len(set(heights)) > 1, heights

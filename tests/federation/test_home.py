@@ -129,11 +129,21 @@ def test_it_lists_the_rounds_waiting_for_the_board_to_those_who_enter_rounds(cli
     _published, unpublished = rounds
     draft = make_round(season=unpublished.season, status=Round.DRAFT, date=datetime.date(2010, 11, 20))
     assert "En attente d'homologation" not in home(client)
+    assert "Manches en brouillon" not in home(client)
     client.force_login(secretary.user)
     html = home(client)
-    assert "En attente d'homologation" in html
-    assert reverse("championship:round_edit", args=[unpublished.pk]) in html
-    assert reverse("championship:round_edit", args=[draft.pk]) in html
+    waiting = section(html, "En attente d'homologation")
+    assert reverse("championship:round_edit", args=[unpublished.pk]) in waiting
+    assert reverse("championship:round_edit", args=[draft.pk]) not in waiting  # a draft awaits nothing yet
+    drafts = section(html, "Manches en brouillon")
+    assert reverse("championship:round_edit", args=[draft.pk]) in drafts
+    assert reverse("championship:round_edit", args=[unpublished.pk]) not in drafts
+
+
+def section(html, heading):
+    """The <section> of the page under `heading`."""
+    start = html.rindex("<section", 0, html.index(heading))
+    return html[start : html.index("</section>", start)]
 
 
 LINK = re.compile(r'href="(/(?!static/)[^"#?]*)')

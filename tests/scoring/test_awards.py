@@ -102,10 +102,18 @@ def test_it_explains_the_best_taker_tie_broken_by_success_rate():
     players = [stats("Alice", takes=20, made=12), stats("Bruno", takes=15, made=12)]
 
     assert award("best_taker", players).explanation == (
-        "12 contrats réussis sur 15 prises (80 %), minimum 10 prises ; "
+        "12 contrats réussis sur 15 prises (80\u00a0%), minimum 10 prises ; "
         "égalité de contrats réussis départagée au taux de réussite"
     )
     assert award("best_taker", []).explanation == "Non attribué (minimum 10 prises)"
+
+
+def test_the_best_takers_rate_is_rounded_half_up():
+    players = [stats("Alice", takes=8, made=5)]
+
+    assert award("best_taker", players, variant(best_taker_min_takes=8)).explanation.startswith(
+        "5 contrats réussis sur 8 prises (63\u00a0%)"
+    )
 
 
 def test_it_follows_the_season_minimum_of_takes():

@@ -313,12 +313,25 @@ def test_it_decides_statuses_only_when_certain():
         "Fanny": IN_CONTENTION,
     }
     assert french(statuses["Alice"].reason) == (
-        "Qualification assurée : même au plus bas, à 88 points (−6 par manche au plus sur les 2 manches "
-        "restantes), un seul autre joueur peut l'atteindre ou l'égaler, pour 2 places"
+        "Qualification assurée : au pire à la 2e place, dans les 2 places qualificatives — même au "
+        "plus bas, à 88 points (−6 par manche au plus sur les 2 manches restantes), un seul autre "
+        "joueur peut l'atteindre ou l'égaler"
     )
     assert french(statuses["David"].reason) == (
-        "Hors course : même au plus haut, à 50 points (+15 par manche au plus sur les 2 manches "
-        "restantes), 2 joueurs classés resteront devant, pour 2 places"
+        "Hors course : au mieux à la 3e place, au-delà des 2 places qualificatives — même au plus "
+        "haut, à 50 points (+15 par manche au plus sur les 2 manches restantes), 2 joueurs classés "
+        "resteront devant"
+    )
+    # Bruno (70) ends between 58 and 100: Alice (up to 130), Chloé (80) and Fanny (70) can reach
+    # 58, nobody ranked stays above 100 for certain; at 93 (23 more), only Alice could reach him.
+    assert french(statuses["Bruno"].reason) == (
+        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 23 points "
+        "de plus aujourd'hui lui assureraient sa place"
+    )
+    # Chloé (50, down to 38): Alice stays above her 80 for certain (88); 63 more to be safe.
+    assert french(statuses["Chloé"].reason) == (
+        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; 63 points "
+        "de plus aujourd'hui lui assureraient sa place"
     )
     assert french(statuses["Émile"].reason) == (
         "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
@@ -456,3 +469,48 @@ def test_it_never_takes_back_a_decided_status(case):
             assert player in top
         elif status.code == ELIMINATED:
             assert player not in top
+
+
+@settings(max_examples=400, deadline=None)
+@given(seasons_and_futures())
+def test_the_places_a_status_states_hold_whatever_happens(case):
+    """What each sentence says of a ranked player: « au pire à la Ne place » (qualified), « au mieux
+    à la Ne place » (eliminated), « au mieux … au pire … » (in contention) bound his final place."""
+    rulebook, remaining, current, final = case
+    statuses = playoff_status(current, remaining, rulebook)
+    ranked, _ = final_ranking(final, rulebook)
+    place = {standing.player: index + 1 for index, standing in enumerate(ranked)}
+
+    for player, status in statuses.items():
+        params = status.reason.params
+        if status.reason.code == "safe":
+            assert place[player] <= params["threats"] + 1
+        elif status.reason.code == "out_of_reach" and player in place:
+            assert place[player] >= params["ahead"] + 1
+        elif status.reason.code == "open":
+            assert params["ahead"] + 1 <= place[player] <= params["threats"] + 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(seasons_and_futures())
+def test_the_points_an_open_player_lacks_are_exactly_what_would_make_him_safe(case):
+    """« N points de plus aujourd'hui lui assureraient sa place »: with N more he is qualified, with
+    N − 1 more he is not yet."""
+    rulebook, remaining, current, _final = case
+    statuses = playoff_status(current, remaining, rulebook)
+
+    def status_with(player, extra):
+        changed = [
+            PlayerSeason(s.player, s.points + extra, s.rounds, s.wins, s.seconds, s.sum_totals)
+            if s.player == player
+            else s
+            for s in current
+        ]
+        return playoff_status(changed, remaining, rulebook)[player].code
+
+    for player, status in statuses.items():
+        if status.reason.code == "open":
+            lacking = status.reason.params["to_safety"]
+            assert lacking >= 1
+            assert status_with(player, lacking) == QUALIFIED
+            assert status_with(player, lacking - 1) != QUALIFIED

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.french import agree, elide, num, of_name, ordinal, plural, signed
+from scoring.french import agree, elide, num, of_name, ordinal, percent, plural, rounded_percent, signed
 
 MINUS = "\N{MINUS SIGN}"
 NBSP = "\N{NO-BREAK SPACE}"
@@ -142,3 +142,31 @@ def test_it_makes_the_story_of_a_player():
 )
 def test_it_elides_other_articles(article, word, shown):
     assert elide(article, word) == shown
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "rounded"),
+    [
+        (5, 8, 63),  # 62.5: a half goes up
+        (1, 8, 13),  # 12.5
+        (3, 8, 38),  # 37.5
+        (7, 8, 88),  # 87.5
+        (1, 3, 33),
+        (2, 3, 67),
+        (1, 200, 1),  # 0.5
+        (1, 201, 0),
+        (0, 5, 0),
+        (5, 5, 100),
+    ],
+)
+def test_a_percentage_is_rounded_to_the_whole_percent_half_up(part, whole, rounded):
+    assert rounded_percent(part, whole) == rounded
+
+
+def test_a_percentage_of_nothing_is_none():
+    assert rounded_percent(0, 0) is None
+    assert percent(0, 0) == ""
+
+
+def test_a_percentage_is_written_with_a_no_break_space():
+    assert percent(5, 8) == f"63{NBSP}%"
