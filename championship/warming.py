@@ -6,7 +6,7 @@ The services say when they write a round or a season (`championship.summaries.se
 Once the transaction commits, the season joins a queue that one thread of the process works through: the
 figures and pieces of pages a visitor and an official read first (the standings and their table,
 the rounds list, the play-off statuses, the reports due, the players' pages and the home page of
-the current season), in each language, computed in a read snapshot and stored as the pages would
+the current season), in the site's language, computed in a read snapshot and stored as the pages would
 store them (`championship.summaries`). The write's answer never waits for it; a reader who comes
 while it runs waits for that computation rather than making it again (single flight).
 
@@ -88,19 +88,18 @@ def warm(pk):
         if season is None:
             return
         current = season == Season.objects.current()
+        # the most read first: the standings and their table, the home page, then the others
         standings = season_standings(season)
-        reports_due(season)
-        rows = status_rows(season, standings)
-        for language, _name in settings.LANGUAGES:
-            with translation.override(language):
-                request = RequestFactory().get("/")
-                request.user = AnonymousUser()
-                standings_table_html(request, season, standings)
-                cup_status_html(request, season, standings, rows)
-                for can_enter in (False, True):
-                    round_list_html(request, season, can_enter)
-        packed_pieces([season], current=current)
-        season_summaries([season])
-        if current:
-            leaders_of(season, default_as_of(season))
-            champion_of(season)
+        with translation.override(settings.LANGUAGE_CODE):  # the site's language: most readers'
+            request = RequestFactory().get("/")
+            request.user = AnonymousUser()
+            standings_table_html(request, season, standings)
+            reports_due(season)
+            if current:
+                leaders_of(season, default_as_of(season))
+                champion_of(season)
+            packed_pieces([season], current=current)
+            season_summaries([season])
+            for can_enter in (False, True):
+                round_list_html(request, season, can_enter)
+            cup_status_html(request, season, standings, status_rows(season, standings))
