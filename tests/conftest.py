@@ -82,3 +82,32 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+# --- measures: reported, never asserted ------------------------------------------------------------
+
+
+@pytest.fixture
+def benchmark(record_property):
+    """``benchmark("…")``: a measure (a duration, a peak of memory) printed at the end of the run,
+    under « mesures », and never asserted: a figure depends on the machine."""
+
+    def report(line):
+        record_property("benchmark", line)
+
+    return report
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "benchmark"
+    ]
+    if lines:
+        terminalreporter.section("mesures (rapportées, jamais vérifiées)")
+        for line in lines:
+            terminalreporter.line(line)
