@@ -84,6 +84,16 @@ def empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def outbox_drained():
+    """Each test ends with the e-mails it handed to the outbox sent (federation.outbox): none is
+    left running into the next test's database."""
+    yield
+    from federation import outbox  # noqa: PLC0415
+
+    assert outbox.wait(timeout=60), "des courriels de l'outbox n'ont pas fini de partir"
+
+
 # --- measures: reported, never asserted ------------------------------------------------------------
 
 
