@@ -5,7 +5,8 @@ worker.
 Each job runs on a small pool of threads of the process (``WORKERS``), in the order given, with
 the configured e-mail backend (``EMAIL_TIMEOUT`` bounds each exchange). A job that fails is
 logged (logger ``federation.outbox``), never shown to the visitor. Jobs still waiting when the
-process stops are run before it exits (the pool's threads are joined then). ``wait`` lets the
+process stops are run before it exits (the pool's threads are joined then, within the time the
+server gives a stopping worker). ``wait`` lets the
 tests, and anything else that must, wait for the jobs handed over so far.
 """
 

@@ -3,16 +3,18 @@
 
 A workbook of a few kilobytes may describe millions of cells: an ODS row repeated a million
 times, a cell repeated to the 16,384th column, an XLSX that lists one sheet part a thousand times
-or numbers its only row 5,000. So the readers here:
+or numbers its only row 5,000. So the readers here (the limits are ``cells.MAX_*``):
 
-- count the sheets from the workbook's list (XLSX ``workbook.xml``; ODS, a first pass over
-  ``content.xml`` that only notes each table's name) and refuse more than ``MAX_SHEETS``;
-- read only the sheets asked for (``choose``), once each, and stop once the last is read;
+- count the sheets as they are listed (XLSX: ``workbook.xml``, before any sheet is read; ODS: the
+  tables of ``content.xml`` as they come) and refuse more than ``MAX_SHEETS``;
+- read only the sheets asked for (``grid.Wanted``), once each; in ODS, stop after the last one,
+  and pass the others over with handlers that only count their elements;
 - keep only filled cells and lines: a blank line is never stored (its number is skipped), blank
   cells only up to a filled one;
 - count a repeated row or cell as what it expands to, and refuse, before expanding it, a filled
   cell beyond ``MAX_COLUMNS``, a filled line beyond ``MAX_LINES``, more than ``MAX_CELLS`` cells
-  kept over the sheets read, a text longer than ``MAX_CELL_CHARACTERS``;
+  kept over the sheets read, a text longer than ``MAX_CELL_CHARACTERS``, more than
+  ``MAX_ELEMENTS`` XML elements in the sheets read;
 - refuse any DTD (``<!DOCTYPE``) or entity declaration (no spreadsheet writes one: it is how an
   « entity expansion » or an external entity, XXE, gets in), as defusedxml would, with expat
   parsing in C and calling back only for elements.
@@ -225,7 +227,7 @@ def _shared_strings(file, archive, path, wanted):
         return strings
     if path is None or path not in archive.namelist():
         raise SheetImportError([SheetError(file, "fichier illisible : textes partagés introuvables")])
-    state = {"index": -1, "depth": 0, "keep": False, "text": False, "skip": 0, "parts": []}
+    state = {"index": -1, "keep": False, "text": False, "skip": 0, "parts": []}
 
     def start(name, attrs):
         local = _local(name)

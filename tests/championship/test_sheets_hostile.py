@@ -5,7 +5,8 @@ command) reads only the sheets it needs, within bounds over the whole workbook c
 anything is expanded, and refuses with a French message that names the limit.
 
 Each file is written by the test itself (``hostile_workbooks``). The reader's time and peak of
-memory on the files of the issue are measured and reported (``benchmark``), never asserted.
+memory (allocated by Python, ``tracemalloc``) on the files of the issue and at the limits are
+measured and reported (``benchmark``), never asserted.
 """
 
 import io
@@ -44,17 +45,24 @@ def read(path, name, data):
     return []
 
 
-def measured(path, name, data):
-    """``read``, with its time and the peak of memory Python allocated meanwhile."""
-    tracemalloc.start()
+def traced(function):
+    """``function()``, its time (a run of its own: tracing slows it) and the peak of memory Python
+    allocated during a traced run."""
     start = time.perf_counter()
+    function()
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
     try:
-        messages = read(path, name, data)
+        result = function()
+        peak = tracemalloc.get_traced_memory()[1]
     finally:
-        seconds = time.perf_counter() - start
-        _current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    return messages, seconds, peak
+    return result, seconds, peak
+
+
+def measured(path, name, data):
+    """``read``, with its time and peak of memory."""
+    return traced(lambda: read(path, name, data))
 
 
 def report(benchmark, what, path, data, seconds, peak):
@@ -74,8 +82,8 @@ def test_an_ods_of_300_tables_repeated_a_million_times_is_refused_before_any_is_
     data = hostile.ods_bomb(tables=300)
     assert len(data) < 2_000
     messages, seconds, peak = measured(path, "bombe.ods", data)
-    assert messages == ["bombe.ods : classeur de plus de 100 feuilles (100 au plus)"]
     report(benchmark, "ODS de 300 feuilles répétées", path, data, seconds, peak)
+    assert messages == ["bombe.ods : classeur de plus de 100 feuilles (100 au plus)"]
 
 
 @pytest.mark.parametrize("path", [ROUND, SEASON])
@@ -93,8 +101,8 @@ def test_an_xlsx_listing_one_sheet_1000_times_is_refused_from_its_list(path, db,
     data = hostile.xlsx_bomb(sheets=1000)
     assert len(data) < 13_000
     messages, seconds, peak = measured(path, "bombe.xlsx", data)
-    assert messages == ["bombe.xlsx : classeur de plus de 100 feuilles (100 au plus)"]
     report(benchmark, "XLSX d'une feuille listée 1 000 fois", path, data, seconds, peak)
+    assert messages == ["bombe.xlsx : classeur de plus de 100 feuilles (100 au plus)"]
     assert read(path, "bombe.xlsx", hostile.xlsx_bomb(sheets=20_000)) == messages
 
 
@@ -105,11 +113,11 @@ def test_the_same_tables_within_the_sheet_count_are_refused_at_their_first_cell(
     title = "Manche" if path == ROUND else "Manches"
     data = hostile.ods_wide_bomb(tables=100)
     messages, seconds, peak = measured(path, "bombe.ods", data)
+    report(benchmark, "ODS de 100 feuilles, cellule répétée 16 384 fois", path, data, seconds, peak)
     assert messages == [
         f"bombe.ods, feuille {title}, ligne 1 : cellule remplie répétée 16384 fois au-delà de la "
         "colonne 200 (200 colonnes au plus)"
     ]
-    report(benchmark, "ODS de 100 feuilles, cellule répétée 16 384 fois", path, data, seconds, peak)
     assert read(path, "bombe.ods", hostile.ods_tall_bomb(tables=100)) == [
         f"bombe.ods, feuille {title}, ligne 1 : ligne remplie répétée 1000000 fois au-delà de la "
         "ligne 5000 (5000 lignes au plus par feuille)"
@@ -127,6 +135,18 @@ def test_a_row_repeated_within_the_lines_counts_as_the_cells_it_expands_to(db):
     grids = read_grids("t.ods", within, "ods", sheets=Wanted(("Manches",)))
     assert [line.number for line in grids["Manches"]] == list(range(1, 501))
     assert grids["Manches"][499].cells == ["x"] * 200
+
+
+@pytest.mark.parametrize("fmt", ["ods", "xlsx"])
+def test_the_most_the_reader_accepts_is_read(fmt, db, benchmark):
+    """100,000 cells in « Manches » (ODS: a row repeated; XLSX: each cell written out)."""
+    data = hostile.ods_at_the_cell_limit() if fmt == "ods" else hostile.xlsx_at_the_cell_limit()
+    sheets = Wanted(("Manches",), else_first=True)
+    grids, seconds, peak = traced(lambda: read_grids(f"limite.{fmt}", data, fmt, sheets=sheets))
+    report(benchmark, f"{fmt.upper()} de 100 000 cellules (la limite)", SEASON, data, seconds, peak)
+    lines = grids["Manches"]
+    assert sum(len(line.cells) for line in lines) == (99_981 if fmt == "ods" else 100_000)
+    assert lines[-1].number == 5000
 
 
 def test_the_cells_are_counted_over_every_sheet_read(db):
@@ -147,11 +167,11 @@ def test_an_xlsx_whose_row_is_numbered_5000_costs_one_line(path, db, benchmark):
     each once, and a row numbered 5,000 is one line (no 5,000 × 200 blank cells visited)."""
     data = hostile.xlsx_sparse_bomb(sheets=100)
     messages, seconds, peak = measured(path, "bombe.xlsx", data)
+    report(benchmark, "XLSX de 100 feuilles à la ligne 5 000", path, data, seconds, peak)
     if path == ROUND:  # read, then refused as a round sheet: the heading « x » is no heading
         assert messages[0].startswith("bombe.xlsx, feuille Manche, ligne 5000 : rubrique inconnue « x »")
     else:
         assert messages == ["bombe.xlsx : il manque la colonne « Date »"]
-    report(benchmark, "XLSX de 100 feuilles à la ligne 5 000", path, data, seconds, peak)
     grids = read_grids("bombe.xlsx", data, "xlsx", sheets=Wanted(("Manche", "Joueurs")))
     assert list(grids) == ["Manche", "Joueurs"]
     assert [(line.number, line.cells) for line in grids["Joueurs"]] == [(5000, ["x"])]
