@@ -1,11 +1,23 @@
-"""Accounts: the page shown to a login that django-axes throttles (settings: AXES_*)."""
+"""Accounts: the page shown to a login that django-axes throttles (settings: AXES_*), and the
+password reset request, sent off the request and throttled (settings: PASSWORD_RESET_*)."""
 
-from axes.helpers import get_client_username, get_cool_off, get_failure_limit
+import hashlib
+import logging
+
+from axes.helpers import get_client_ip_address, get_client_username, get_cool_off, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.sites.shortcuts import get_current_site
+from django.core.cache import cache
 from django.db.models import Max
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
+
+from federation import outbox
+
+logger = logging.getLogger(__name__)
 
 
 def lockout_response(request, original_response=None, credentials=None):
@@ -28,3 +40,69 @@ def lockout_response(request, original_response=None, credentials=None):
         "retry_today": timezone.localdate(retry_at) == timezone.localdate(),
     }
     return render(request, "registration/lockout.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
+
+
+# --- password reset -------------------------------------------------------------------------------
+
+
+def _within_limit(kind, value, limit):
+    """Count one request for ``value`` (an e-mail address, a client address) in the current
+    window, in the site's cache; False once more than ``limit`` came in the window, which starts
+    with the first of them and lasts PASSWORD_RESET_WINDOW."""
+    window = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
+    key = f"password-reset:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
+    cache.add(key, 0, timeout=window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between the two calls
+        cache.set(key, 1, timeout=window)
+        count = 1
+    return count <= limit
+
+
+def reset_allowed(email, client):
+    """Whether a reset link may go out for ``email`` asked from ``client``: at most
+    PASSWORD_RESET_EMAIL_LIMIT per address and PASSWORD_RESET_CLIENT_LIMIT per client address in
+    a window (both counted for every request, whether a member has the address or not)."""
+    by_client = _within_limit("client", client, settings.PASSWORD_RESET_CLIENT_LIMIT)
+    by_email = _within_limit("email", email.strip().casefold(), settings.PASSWORD_RESET_EMAIL_LIMIT)
+    if not (by_client and by_email):
+        logger.warning(
+            "Lien de nouveau mot de passe non envoyé (limite %s atteinte) : adresse %s, client %s",
+            "par adresse" if by_client else "par client",
+            email,
+            client,
+        )
+    return by_client and by_email
+
+
+def _send_reset(form, options, language):
+    """Run on the outbox's thread: find the accounts of the address and mail each its link (the
+    form of Django, which logs a failed sending)."""
+    with translation.override(language):
+        form.save(**options)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """« Mot de passe oublié » : the same page follows, at once, whether a member has the address
+    or not, a message leaves or not (the lookup of the account and the mail happen off the
+    request, ``outbox``), and whether the request is within the limits or not (beyond them,
+    nothing is sent: ``reset_allowed``)."""
+
+    def form_valid(self, form):
+        request = self.request
+        client = get_client_ip_address(request) or "inconnu"
+        if reset_allowed(form.cleaned_data["email"], client):
+            site = get_current_site(request)
+            options = {
+                "domain_override": site.domain,
+                "use_https": request.is_secure(),
+                "token_generator": self.token_generator,
+                "from_email": self.from_email,
+                "email_template_name": self.email_template_name,
+                "subject_template_name": self.subject_template_name,
+                "html_email_template_name": self.html_email_template_name,
+                "extra_email_context": {"site_name": site.name, **(self.extra_email_context or {})},
+            }
+            outbox.send_later(_send_reset, form, options, translation.get_language())
+        return HttpResponseRedirect(self.get_success_url())

@@ -240,6 +240,13 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tarot-Bière <webmaster@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
+# Reset links are mailed off the request (federation.outbox), and at most RESET_EMAIL_LIMIT per
+# address and RESET_CLIENT_LIMIT requests per client address (PROXY_COUNT, CLIENT_IP_HEADER) go out
+# in RESET_WINDOW_MINUTES, counted in the cache (CACHES); beyond, the page answers the same and
+# nothing is sent (federation.accounts).
+PASSWORD_RESET_EMAIL_LIMIT = env_int("RESET_EMAIL_LIMIT", 3, minimum=1)
+PASSWORD_RESET_CLIENT_LIMIT = env_int("RESET_CLIENT_LIMIT", 15, minimum=1)
+PASSWORD_RESET_WINDOW = datetime.timedelta(minutes=env_int("RESET_WINDOW_MINUTES", 60, minimum=1))
 
 # --- headers --------------------------------------------------------------------------------------
 # No inline script, style or event handler anywhere: every script and style is a file of the site.

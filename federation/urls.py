@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from federation import views
+from federation import accounts, views
 
 federation_patterns = [
     path("", views.home, name="home"),
@@ -10,8 +10,9 @@ federation_patterns = [
 
 ACCOUNT = "registration/account/"
 
-# Password change (logged-in members) and reset by e-mail, in the site's layout. The templates
-# live in registration/account/ so that the admin keeps its own registration/ pages.
+# Password change (logged-in members) and reset by e-mail, in the site's layout (the reset mailed
+# off the request and throttled: federation.accounts). The templates live in registration/account/
+# so that the admin keeps its own registration/ pages.
 account_patterns = [
     path(
         "compte/mot-de-passe/",
@@ -25,7 +26,7 @@ account_patterns = [
     ),
     path(
         "compte/mot-de-passe-oublie/",
-        auth_views.PasswordResetView.as_view(
+        accounts.PasswordResetView.as_view(
             template_name=ACCOUNT + "password_reset_form.html",
             email_template_name=ACCOUNT + "password_reset_email.txt",
             subject_template_name=ACCOUNT + "password_reset_subject.txt",

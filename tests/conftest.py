@@ -82,3 +82,42 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def outbox_drained():
+    """Each test ends with the e-mails it handed to the outbox sent (federation.outbox): none is
+    left running into the next test's database."""
+    yield
+    from federation import outbox  # noqa: PLC0415
+
+    assert outbox.wait(timeout=60), "des courriels de l'outbox n'ont pas fini de partir"
+
+
+# --- measures: reported, never asserted ------------------------------------------------------------
+
+
+@pytest.fixture
+def benchmark(record_property):
+    """``benchmark("…")``: a measure (a duration, a peak of memory) printed at the end of the run,
+    under « mesures », and never asserted: a figure depends on the machine."""
+
+    def report(line):
+        record_property("benchmark", line)
+
+    return report
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "benchmark"
+    ]
+    if lines:
+        terminalreporter.section("mesures (rapportées, jamais vérifiées)")
+        for line in lines:
+            terminalreporter.line(line)

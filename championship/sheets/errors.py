@@ -27,6 +27,26 @@ class SheetError(Exception):
         return f"{self.where} : {self.message}"
 
 
+class CellError(SheetError):
+    """An error at a cell: ``manche.xlsx, feuille Donnes, ligne 7, colonne Points : …``."""
+
+    def __init__(self, file, message, *, sheet, line=None, column=None, heading=None, deal=None, field=None):
+        self.sheet = sheet
+        self.line = line
+        self.column = column
+        self.heading = heading
+        super().__init__(file, message, deal=deal, field=field)
+
+    @property
+    def where(self):
+        where = [self.file] + ([f"feuille {self.sheet}"] if self.sheet else [])
+        if self.line is not None:
+            where.append(f"ligne {self.line}" + (f" ({self.heading})" if self.heading else ""))
+        if self.column is not None:
+            where.append(f"colonne {self.column}")
+        return ", ".join(where)
+
+
 class SheetImportError(Exception):
     """An import refused: ``errors`` lists every ``SheetError`` found; nothing was written."""
 

@@ -19,6 +19,8 @@ from championship.services import create_season, update_season_rulebook
 from championship.sheets.cells import JSON, detect_format, read_grids
 from championship.sheets.checks import season_dates
 from championship.sheets.errors import SheetError, SheetImportError
+from championship.sheets.grid import Wanted
+from championship.sheets.parse import MAX_SHEET_BYTES
 from championship.sheets.spreadsheet import (
     STAGES_READ,
     CellError,
@@ -72,15 +74,31 @@ class _DryRun(Exception):
     pass
 
 
+# The one sheet a totals table is read from: « Manches » (the season export's) if the workbook
+# has one, else its first.
+TOTALS_SHEET = Wanted(("Manches",), else_first=True)
+
+
 def read_totals_table(file, data, season_name):
     """[(label, sheet dict)] of a totals table and the ``_Row`` of each, or SheetImportError
     naming the cell of what cannot be read."""
     fmt = detect_format(file, data)
     if fmt == JSON:
         raise SheetImportError([SheetError(file, "un tableau de totaux est un classeur .xlsx, .ods ou .csv")])
-    grids = read_grids(file, data, fmt)
-    title = next((name for name in grids if normalize(name) == "manches"), next(iter(grids)))
-    lines = grids[title]
+    if len(data) > MAX_SHEET_BYTES:
+        raise SheetImportError(
+            [
+                SheetError(
+                    file,
+                    f"fichier trop gros pour un tableau de totaux ({len(data)} octets, "
+                    f"{MAX_SHEET_BYTES} au plus)",
+                )
+            ]
+        )
+    grids = read_grids(file, data, fmt, sheets=TOTALS_SHEET)
+    if not grids:
+        raise SheetImportError([SheetError(file, "le tableau est vide")])
+    title, lines = next(iter(grids.items()))
     sheet_name = title or None
     errors = formula_errors(file, lines, sheet_name, lambda index: text_of(_heading(lines, index)))
     if errors:

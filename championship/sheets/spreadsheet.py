@@ -17,10 +17,10 @@ totals-only round) when it has none. Every error of the model is given back at i
 
 import datetime
 import re
-import unicodedata
 
 from championship.sheets.cells import Formula, read_grids
-from championship.sheets.errors import SheetError, SheetImportError
+from championship.sheets.errors import CellError, SheetError, SheetImportError
+from championship.sheets.grid import Wanted, normalize
 from scoring.vocabulary import COLOUR_LABELS as COLOUR_NAMES
 from scoring.vocabulary import (
     CONTRACT_ALIASES,
@@ -85,13 +85,6 @@ MESSAGE_WORDS = (
 )
 
 
-def normalize(text):
-    """« Garde  sans » → « garde sans », « Cœur » → « coeur », « play-off » → « play off »."""
-    text = str(text).replace("œ", "oe").replace("Œ", "OE")
-    text = "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
-    return " ".join(re.split(r"[\s_\-]+", text.lower().strip()))
-
-
 def _lookup(labels, *extra):
     """normalized code or label → code."""
     table = {}
@@ -119,26 +112,6 @@ SUIT_SHOWN = dict(SUIT_LABELS)
 SIDE_SHOWN = dict(SIDE_LABELS)
 STAGE_SHOWN = dict(STAGE_LABELS)
 COLOUR_SHOWN = dict(COLOUR_NAMES)
-
-
-class CellError(SheetError):
-    """An error at a cell: ``manche.xlsx, feuille Donnes, ligne 7, colonne Points : …``."""
-
-    def __init__(self, file, message, *, sheet, line=None, column=None, heading=None, deal=None, field=None):
-        self.sheet = sheet
-        self.line = line
-        self.column = column
-        self.heading = heading
-        super().__init__(file, message, deal=deal, field=field)
-
-    @property
-    def where(self):
-        where = [self.file] + ([f"feuille {self.sheet}"] if self.sheet else [])
-        if self.line is not None:
-            where.append(f"ligne {self.line}" + (f" ({self.heading})" if self.heading else ""))
-        if self.column is not None:
-            where.append(f"colonne {self.column}")
-        return ", ".join(where)
 
 
 # --- cell values -------------------------------------------------------------------------------------
@@ -311,6 +284,10 @@ def _columns(header, known, sheet, locator, errors):
 def _find(grids, title):
     wanted = normalize(title)
     return next((lines for name, lines in grids.items() if normalize(name) == wanted), None)
+
+
+# The sheets a round is read from: the others (« Mode d'emploi », « Parts », « Totaux »…) are never read.
+ROUND_SHEETS = Wanted((MANCHE, JOUEURS, DONNES, BONUS))
 
 
 def formula_errors(file, lines, sheet, column_name):
@@ -511,7 +488,7 @@ def prepare_source(file, data):
         return data, None
     if len(data) > MAX_SHEET_BYTES:
         raise SheetImportError([SheetError(file, "fichier trop gros pour une feuille de manche")])
-    return read_workbook(file, read_grids(file, data, fmt))
+    return read_workbook(file, read_grids(file, data, fmt, sheets=ROUND_SHEETS))
 
 
 def located(errors, locator):
