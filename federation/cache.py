@@ -9,14 +9,19 @@ Django's file cache, with three changes:
   group's new generation gets its first entry, the generations of the group that nobody wrote
   to for `GRACE` seconds are removed, whole: figures of a state the database has left;
 - the entry limit (`MAX_ENTRIES`, other keys) removes expired entries, then the least recently
-  written ones, never a random third of everything.
+  written ones, never a random third of everything;
+- `incr` is atomic between processes (a counter of the password reset's limits counts every
+  request): the new value is written under a lock, then moved into place.
 """
 
 import contextlib
+import fcntl
 import os
+import pickle
 import shutil
 import tempfile
 import time
+import zlib
 from hashlib import md5
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -96,6 +101,36 @@ class FileCache(FileBasedCache):
             return False
         finally:
             os.remove(path)
+
+    def incr(self, key, delta=1, version=None):
+        fname = self._key_to_file(key, version)
+        with self._locked(fname):
+            try:
+                with open(fname, "rb") as file:
+                    expiry = pickle.load(file)
+                    if expiry is not None and expiry < time.time():
+                        raise FileNotFoundError
+                    value = pickle.loads(zlib.decompress(file.read())) + delta
+            except FileNotFoundError:
+                raise ValueError(f"Key '{key}' not found") from None
+            fd, path = tempfile.mkstemp(dir=os.path.dirname(fname), suffix=".tmp")
+            with open(fd, "wb") as file:
+                file.write(pickle.dumps(expiry, self.pickle_protocol))
+                file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol)))
+            os.replace(path, fname)
+        return value
+
+    @contextlib.contextmanager
+    def _locked(self, fname):
+        """One of 256 lock files (by the entry's name), held exclusively."""
+        locks = os.path.join(self._dir, ".locks")
+        os.makedirs(locks, mode=0o700, exist_ok=True)
+        with open(os.path.join(locks, os.path.basename(fname)[:2]), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _list_cache_files(self):
         found = []

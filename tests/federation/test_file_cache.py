@@ -104,3 +104,30 @@ def test_clear_removes_the_generations_too(cache):
     cache.clear()
     assert entry_files(cache) == []
     assert cache.get("tarot:v2:season1@live/standings:") is None
+
+
+def test_incr_counts_every_increment_between_threads(cache):
+    """The password reset's limits count with `incr`: none lost when requests come together."""
+    assert cache.add("reset:client:1.2.3.4", 0, 300)
+    barrier = threading.Barrier(30)
+
+    def count():
+        barrier.wait()
+        for _ in range(5):
+            cache.incr("reset:client:1.2.3.4")
+
+    threads = [threading.Thread(target=count) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.get("reset:client:1.2.3.4") == 150
+
+
+def test_incr_of_a_missing_or_expired_key_says_so(cache):
+    with pytest.raises(ValueError):
+        cache.incr("absent")
+    cache.set("short", 1, 1)
+    time.sleep(1.1)
+    with pytest.raises(ValueError):
+        cache.incr("short")
