@@ -15,6 +15,7 @@ while it runs waits for that computation rather than making it again (single fli
 
 import logging
 import threading
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -30,12 +31,31 @@ logger = logging.getLogger("championship.figures")
 _pending = []
 _lock = threading.Lock()
 _worker = {"thread": None}
+_deferred = threading.local()
 
 
 def season_written(sender, season_pk, **kwargs):
     """`championship.summaries.written`: a write to the season has committed."""
-    if getattr(settings, "WARM_FIGURES", False):
+    if not getattr(settings, "WARM_FIGURES", False):
+        return
+    held = getattr(_deferred, "seasons", None)
+    if held is not None:
+        held.add(season_pk)
+    else:
         _queue(season_pk)
+
+
+@contextmanager
+def warmed_at_the_end():
+    """Writes in bulk in this thread (a command building a federation): each season they write
+    is warmed once, when they are done, rather than again and again meanwhile."""
+    _deferred.seasons = held = set()
+    try:
+        yield
+    finally:
+        _deferred.seasons = None
+        for pk in sorted(held):
+            _queue(pk)
 
 
 def _queue(pk):

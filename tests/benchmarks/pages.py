@@ -13,6 +13,7 @@ import time
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("WARM_FIGURES", "0")  # nothing computed behind the measures
 
 import django  # noqa: E402
 

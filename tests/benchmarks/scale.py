@@ -103,6 +103,7 @@ def measure_size(k, runs, profile, built=False):
     """Build k× in the database of `DATABASE_URL` (unless `built`) and measure; return a dict."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
     os.environ.setdefault("DEBUG", "1")
+    os.environ.setdefault("WARM_FIGURES", "0")  # nothing computed behind the measures
     import django  # noqa: PLC0415
 
     django.setup()

@@ -31,6 +31,7 @@ from championship.services import (
     submit_round,
 )
 from championship.sheets import import_sheets
+from championship.warming import warmed_at_the_end
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
 from scoring.french import plural, signed
@@ -130,6 +131,10 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
+        with warmed_at_the_end():  # the seasons built are warmed once, at the end
+            return self.make(*args, **options)
+
+    def make(self, *args, **options):
         # The demo is the President's work: he is the author of every history record it writes
         # and the official who homologates its rounds.
         self.president = self.ensure_user(DEMO_BOARD[0][0])

@@ -4,6 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from championship.warming import warmed_at_the_end
 from federation.generator import Size, generate
 from federation.models import Player, Season
 
@@ -22,6 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="graine du tirage")
 
     def handle(self, *args, **options):
+        with warmed_at_the_end():  # the seasons built are warmed once, at the end
+            return self.build(*args, **options)
+
+    def build(self, *args, **options):
         size = Size(options["players"], options["seasons"], options["rounds"], options["deals"])
         if size.players < 4:
             raise CommandError("--players : au moins 4 joueurs (une table se joue à 4 ou 5).")
