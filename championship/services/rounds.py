@@ -16,11 +16,11 @@ from django.db.models import F, Prefetch
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from championship.lib.summaries import season_written
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
 from championship.services.checks import check_text, checked_adjustment
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.summaries import season_written
 from federation import validators
 from federation.history import recorded_as
 from federation.models import Season

@@ -2,8 +2,8 @@
 
 from django.db import transaction
 
+from championship.lib.summaries import season_written
 from championship.services.rounds import _author, required_reason, rescore_season
-from championship.summaries import season_written
 from federation.models import Season
 from scoring.errors import ScoringError
 from scoring.rulebook import RulebookError, load_rulebook

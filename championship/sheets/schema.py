@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from championship.models import Round
-from championship.reports import REPORT_TEXT_MAX_LENGTH
+from championship.reports.display import REPORT_TEXT_MAX_LENGTH
 from federation import validators
 from federation.models import SEASON_NAME
 from scoring.deal import DealInput, Poignee

@@ -6,10 +6,10 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from championship.cup import cup_state, season_outlook, status_assumption, status_rows
-from championship.standings import season_standings
-from championship.summaries import cached_html
-from championship.tables_cup import CupStatusTable
+from championship.cup.state import cup_state, season_outlook, status_assumption, status_rows
+from championship.cup.tables import CupStatusTable
+from championship.lib.summaries import cached_html
+from championship.standings.season import season_standings
 from federation.models import Season
 from federation.roles import can_enter_rounds
 

@@ -24,9 +24,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.forms import BoardReportForm, ReportForm
+from championship.lib.pdf import PdfRenderError, stored_pdf
 from championship.models import Round
-from championship.pdf import PdfRenderError, stored_pdf
-from championship.reports import (
+from championship.reports.display import (
     bulletin_context,
     bulletin_filename,
     render_markdown,

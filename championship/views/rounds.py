@@ -31,13 +31,13 @@ from championship.forms import (
     SeatColoursForm,
     SeatTotalsForm,
 )
+from championship.lib.summaries import cached_html
 from championship.models import Adjustment, Deal, Round, SubmissionKey
-from championship.pot_chart import PHONE_POT_CHART, pot_chart
-from championship.presenters import deal_preview as score_preview
-from championship.presenters import round_display
+from championship.rounds.display import deal_preview as score_preview
+from championship.rounds.display import round_display
+from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
+from championship.rounds.tables import AdjustmentTable, RankingTable, RoundListTable
 from championship.services import RoundError
-from championship.summaries import cached_html
-from championship.tables_rounds import AdjustmentTable, RankingTable, RoundListTable
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
 

@@ -36,7 +36,7 @@ from championship.sheets.workbooks import (
     workbook_filename,
 )
 from championship.sheets.workbooks import render as render_workbook
-from championship.standings import season_standings
+from championship.standings.season import season_standings
 from federation.models import Season
 from federation.roles import board_seasons, can_enter_rounds, is_board, remember_roles, with_roles
 from scoring.vocabulary import KIND_LABELS, contract_label

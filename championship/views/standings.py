@@ -13,16 +13,16 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from championship.cup import cup_champion, cup_rounds_of
+from championship.cup.state import cup_champion, cup_rounds_of
 from championship.forms import RulebookForm, refused
 from championship.labels import english_ordinal, french_active, of_player
-from championship.lateness import default_as_of
-from championship.player_charts import PHONE_CHART, points_chart
-from championship.players import player_page, player_season_detail
+from championship.lib.summaries import cached_html, cached_many
 from championship.services import update_season_rulebook
-from championship.standings import season_standings, seasons_standings
-from championship.summaries import cached_html, cached_many
-from championship.tables_standings import StandingsTable, UnrankedTable
+from championship.standings.lateness import default_as_of
+from championship.standings.player_charts import PHONE_CHART, points_chart
+from championship.standings.players import player_page, player_season_detail
+from championship.standings.season import season_standings, seasons_standings
+from championship.standings.tables import StandingsTable, UnrankedTable
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board
 from scoring.awards import AWARDS

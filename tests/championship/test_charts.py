@@ -1,6 +1,6 @@
 import pytest
 
-from championship.charts import Plot, nice_step
+from championship.lib.charts import Plot, nice_step
 
 
 @pytest.mark.parametrize(

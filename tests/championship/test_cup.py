@@ -10,11 +10,11 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
-from championship.cup import cup_json, cup_state, remaining_rounds, season_statuses
-from championship.demo_cup import play_demo_cup, random_deal_specs
+from championship.cup.state import cup_json, cup_state, remaining_rounds, season_statuses
+from championship.demo.cup import play_demo_cup, random_deal_specs
 from championship.models import Round
 from championship.services import create_round, homologate_round
-from championship.standings import season_standings
+from championship.standings.season import season_standings
 from federation.models import Player
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.cup_reasons import french

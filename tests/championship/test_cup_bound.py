@@ -11,10 +11,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from championship.cup import season_outlook, season_statuses, status_rows
+from championship.cup.state import season_outlook, season_statuses, status_rows
 from championship.models import ChampionshipLine, Report, Round
 from championship.services import update_season_rulebook
-from championship.standings import season_standings
+from championship.standings.season import season_standings
 from federation.models import Player, Season
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.cup_reasons import french

@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from championship.cup_labels import ENGLISH, reason_text
+from championship.cup.labels import ENGLISH, reason_text
 from scoring.cup import seed_cup
 from scoring.cup_reasons import FRENCH, Reason, french
 from scoring.ranking import PlayerSeason, final_ranking

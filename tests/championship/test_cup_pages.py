@@ -6,7 +6,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from championship.cup import cup_state
+from championship.cup.state import cup_state
 from championship.models import Round
 from tests.championship.cup_helpers import (
     leaders_and_trailers,

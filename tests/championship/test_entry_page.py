@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from championship.models import Deal, Round
-from championship.presenters import round_display
+from championship.rounds.display import round_display
 from championship.services import RoundError, homologate_round, set_paper_totals, submit_round
 from tests.factories import fifth_deal_data, make_round, player
 

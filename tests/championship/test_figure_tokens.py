@@ -14,11 +14,12 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from simple_history.models import HistoricalChanges
 
-from championship import figure_tokens, services
-from championship.figure_tokens import UNCOUNTED, counted_tables, installed_triggers, read_tokens
-from championship.lateness import default_as_of
+from championship import services
+from championship.lib import figure_tokens
+from championship.lib.figure_tokens import UNCOUNTED, counted_tables, installed_triggers, read_tokens
 from championship.models import Adjustment, ChampionshipLine, Deal, FigureToken, Report, Round, Seat
-from championship.standings import compute_standings, load_season, season_standings
+from championship.standings.lateness import default_as_of
+from championship.standings.season import compute_standings, load_season, season_standings
 from federation.models import Official, Player, Season
 from federation.snapshot import in_read_snapshot, read_snapshot
 from tests.championship.test_read_cost import WRITES, figures, make_season, rounds_every_write_can_touch

@@ -1,14 +1,14 @@
-"""Report lateness is computed once (`championship.lateness`): the standings, the round's report
+"""Report lateness is computed once (`championship.standings.lateness`): the standings, the round's report
 page, the bulletin and the sheet export read the same malus for a round on a date."""
 
 import datetime
 
 import pytest
 
-from championship.lateness import round_late_report_line, season_author
 from championship.models import Report
-from championship.reports import bulletin_context, report_display
-from championship.standings import load_season, season_standings
+from championship.reports.display import bulletin_context, report_display
+from championship.standings.lateness import round_late_report_line, season_author
+from championship.standings.season import load_season, season_standings
 from federation.models import Player
 from tests.championship.test_standings import ROUND_DATE, play, table
 

@@ -1,7 +1,7 @@
 """The player's points chart: a gap mark where a round number is missing between two counted
 rounds (a round not homologated yet), and the phone's drawing with fewer numbered rounds."""
 
-from championship.player_charts import PHONE_CHART, points_chart
+from championship.standings.player_charts import PHONE_CHART, points_chart
 
 
 def test_it_marks_the_round_missing_between_two_counted_rounds():

@@ -16,10 +16,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from championship.lateness import default_as_of
 from championship.models import Deal, Round
-from championship.players import player_page, player_statistics
-from championship.standings import compute_standings, load_season
+from championship.standings.lateness import default_as_of
+from championship.standings.players import player_page, player_statistics
+from championship.standings.season import compute_standings, load_season
 from federation.models import Player, Season
 from federation.snapshot import read_snapshot
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from championship.models import Round
-from championship.pot_chart import PHONE_POT_CHART, pot_chart
+from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
 from tests.factories import make_round
 
 TRACK = [(1, 0), (2, 0), (3, 50), (4, 0), (5, 0), (6, 50), (7, 0), (8, 50), (9, 60), (10, 0)]

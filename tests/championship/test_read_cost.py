@@ -12,10 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from championship import services
-from championship.lateness import default_as_of
 from championship.models import Adjustment, Deal, Round
 from championship.services import DEAL_FIELDS
-from championship.standings import compute_standings, load_season, season_standings
+from championship.standings.lateness import default_as_of
+from championship.standings.season import compute_standings, load_season, season_standings
 from federation.models import Season
 from federation.settings import cache_settings
 from federation.snapshot import read_snapshot

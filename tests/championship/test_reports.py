@@ -5,16 +5,16 @@ from decimal import Decimal
 
 import pytest
 
-from championship.lateness import DUE, LATE, MISSING, ON_TIME, report_author, report_status
 from championship.models import Report, Round
-from championship.presenters import round_display
-from championship.reports import (
+from championship.reports.display import (
     render_markdown,
     report_display,
     reports_due,
     save_report,
     totals_chart,
 )
+from championship.rounds.display import round_display
+from championship.standings.lateness import DUE, LATE, MISSING, ON_TIME, report_author, report_status
 from tests.factories import make_round
 
 ROUND_DATE = datetime.date(2010, 11, 19)  # deadline (7 days): 26 November 2010

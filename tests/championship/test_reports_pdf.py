@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from pypdf import PdfReader
 
-from championship import pdf
+from championship.lib import pdf
+from championship.lib.pdf import BASE_URL, StaticFilesFetcher, render_html, render_pdf, static_file
 from championship.models import Report, Round
-from championship.pdf import BASE_URL, StaticFilesFetcher, render_html, render_pdf, static_file
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 
 from .test_reports import HOSTILE
@@ -67,7 +67,7 @@ def test_it_downloads_the_report_as_a_real_pdf(client, homologated):
 def test_it_neutralises_hostile_markdown_in_the_pdf(homologated):
     homologated.report.text = HOSTILE
     homologated.report.save()
-    from championship.reports import report_display
+    from championship.reports.display import report_display
 
     content = render_pdf("championship/reports/report_pdf.html", {"display": report_display(homologated)})
     text, reader = pdf_text(content)

@@ -7,10 +7,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from championship import pdf
+from championship.lib import pdf
+from championship.lib.pdf import RENDERER, render_pdf
 from championship.models import Report, Round
-from championship.pdf import RENDERER, render_pdf
-from championship.reports import report_display, save_report
+from championship.reports.display import report_display, save_report
 from tests.factories import make_round, player
 
 from .test_reports_pdf import pdf_text
@@ -109,10 +109,10 @@ def test_it_stops_a_layout_over_its_limit_and_then_lays_out_the_next(
 ):
     normal = getattr(settings, setting)
     setattr(settings, setting, tiny)
-    with caplog.at_level(logging.ERROR, logger="championship.pdf"):
+    with caplog.at_level(logging.ERROR, logger="championship.lib.pdf"):
         html = failed_page(client.get(report_url(homologated)), cause)
     assert "Lire le compte-rendu en ligne" in html
-    assert [record.levelno for record in caplog.records if record.name == "championship.pdf"] == [
+    assert [record.levelno for record in caplog.records if record.name == "championship.lib.pdf"] == [
         logging.ERROR
     ]
     assert "compte-rendu-2010-2011-manche-1.pdf" in caplog.text
@@ -126,10 +126,10 @@ def test_it_does_not_try_a_failed_document_again_at_once(client, homologated, se
     failed_page(client.get(bulletin_url()), "le temps permis")
     before = RENDERER.attempts
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="championship.pdf"):
+    with caplog.at_level(logging.WARNING, logger="championship.lib.pdf"):
         failed_page(client.get(bulletin_url()), "vient d&#x27;échouer")
     assert RENDERER.attempts == before
-    levels = [record.levelno for record in caplog.records if record.name == "championship.pdf"]
+    levels = [record.levelno for record in caplog.records if record.name == "championship.lib.pdf"]
     assert levels == [logging.WARNING]
 
 

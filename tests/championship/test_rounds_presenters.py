@@ -5,8 +5,8 @@ import dataclasses
 from django.db.models import Model
 
 from championship.forms import DealForm
-from championship.history import round_history
-from championship.presenters import round_display
+from championship.rounds.display import round_display
+from championship.rounds.history import round_history
 from championship.services import homologate_round
 from tests.factories import EXAMPLE_TOTALS, make_round, player, store_deal_form
 

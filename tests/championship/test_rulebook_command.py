@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from federation.generator import Size, generate
+from championship.demo.generator import Size, generate
 from federation.models import Season
 from scoring.rulebook import default_rulebook_text
 

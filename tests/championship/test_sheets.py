@@ -19,7 +19,8 @@ from tests.conftest import make_player
 from tests.factories import EXAMPLE_PLAYERS, EXAMPLE_TOTALS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
-DEMO = sorted((Path(__file__).resolve().parents[2] / "federation" / "demo" / "sheets").glob("manche-*.json"))
+DEMO_SHEETS = Path(__file__).resolve().parents[2] / "championship" / "demo" / "sheets"
+DEMO = sorted(DEMO_SHEETS.glob("manche-*.json"))
 
 
 def example():

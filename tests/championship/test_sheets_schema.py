@@ -23,7 +23,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
 SHEETS = [
     FIXTURES / "example.json",
     FIXTURES / "playoff_four.json",
-    *sorted((ROOT / "federation" / "demo" / "sheets").glob("manche-*.json")),
+    *sorted((ROOT / "championship" / "demo" / "sheets").glob("manche-*.json")),
 ]
 ENGLISH = ("Input should", "Field required", "Extra inputs", "Value error", "valid integer", "valid string")
 

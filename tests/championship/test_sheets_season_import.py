@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from openpyxl import Workbook
 
 from championship.models import Round
-from championship.standings import season_standings
+from championship.standings.season import season_standings
 from federation.models import Player, Season
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile", "Fanny", "Gaston", "Hélène"]

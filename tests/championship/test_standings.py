@@ -10,12 +10,12 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
-from championship.cup import cup_champion
-from championship.lateness import report_author
+from championship.cup.state import cup_champion
 from championship.models import Adjustment, ChampionshipLine, Report, Round
-from championship.players import player_season_detail
 from championship.services import homologate_round, rescore_round, update_season_rulebook
-from championship.standings import season_standings
+from championship.standings.lateness import report_author
+from championship.standings.players import player_season_detail
+from championship.standings.season import season_standings
 from scoring.rulebook import RulebookError
 from tests.factories import make_round
 

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
+from championship.lib.pdf import render_html
 from championship.models import ChampionshipLine, Report, Round
-from championship.pdf import render_html
-from championship.reports import bulletin_context
+from championship.reports.display import bulletin_context
 from championship.services import homologate_round
 from federation.models import Player
 from tests.championship.test_standings import PRESTIGE_AND_CHELEM, play, table

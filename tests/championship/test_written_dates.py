@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from championship.labels import written_date
+from championship.lib.pdf import render_html
 from championship.models import Report, Round
-from championship.pdf import render_html
-from championship.reports import bulletin_context, report_display
+from championship.reports.display import bulletin_context, report_display
 from tests.factories import make_round, player
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"

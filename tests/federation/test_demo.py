@@ -4,12 +4,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from championship.cup import cup_state
+from championship.cup.state import cup_state
+from championship.management.commands.demo import current_round_dates, current_season_dates
 from championship.models import ChampionshipLine, Deal, Report, Round
-from championship.presenters import round_display
-from championship.reports import reports_due
-from championship.standings import season_standings
-from federation.management.commands.demo import current_round_dates, current_season_dates
+from championship.reports.display import reports_due
+from championship.rounds.display import round_display
+from championship.standings.season import season_standings
 from federation.models import Official, Player, Season
 
 DEMO_MODELS = (Player, Season, Official, Round, Deal, Report, ChampionshipLine)

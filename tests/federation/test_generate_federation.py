@@ -7,9 +7,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from championship.demo.generator import Size, generate
 from championship.models import Report, Round
 from championship.services import RoundError, appoint_official
-from federation.generator import Size, generate
 from federation.models import Official, Player, Season
 
 SMALL = ["--players", "12", "--seasons", "2", "--rounds", "8", "--deals", "6"]

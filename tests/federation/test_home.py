@@ -214,7 +214,7 @@ def test_it_leads_a_visitor_to_no_page_showing_an_unpublished_round(client, roun
 def test_it_shows_the_leaders_and_follows_each_new_round(client, db):
     """The leaders on the home page are the standings' first five, and a new round is seen at
     once (their cached summary follows the season's writes)."""
-    from championship.standings import season_standings
+    from championship.standings.season import season_standings
     from scoring.french import num
     from tests.championship.test_standings import play, table
 

@@ -68,7 +68,7 @@ def report_author(round_):
 
 def season_author(data, round_):
     """`(author id, filed on)` of a counted round of a season read by
-    `championship.standings.load_season`, without a query; `(None, None)` without a winner."""
+    `championship.standings.season.load_season`, without a query; `(None, None)` without a winner."""
     report = data.reports.get(round_.pk)
     if report is not None:
         return report.author_id, report.filed_on
@@ -171,7 +171,7 @@ class LateReport:
 
 def late_reports(data, as_of):
     """The late-report maluses of the counted rounds of a season read by
-    `championship.standings.load_season`, as of a date (a report filed after `as_of` was still
+    `championship.standings.season.load_season`, as of a date (a report filed after `as_of` was still
     missing on that date)."""
     rulebook = data.season.rulebook
     late = []

@@ -6,7 +6,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship.tables_export import SpreadsheetSafeTable
+from championship.lib.tables import SpreadsheetSafeTable
 from scoring.french import num
 from scoring.ranking import TIEBREAKS, shown_tiebreaks
 

@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 
 from championship import labels
 from championship.choices import CHIPS_LABELS, COLOUR_LABELS
-from championship.history import round_history, who
 from championship.models import ChampionshipLine, Deal, Round
+from championship.rounds.history import round_history, who
 from championship.services import score_stored_round
 from scoring.errors import ScoringError
 from scoring.french import num
@@ -147,7 +147,7 @@ class RoundDisplay:
     @property
     def pot_track(self):
         """(deal number, pot after the deal) of each deal: the pot's chart
-        (`championship.pot_chart`) and its figures."""
+        (`championship.rounds.pot_chart`) and its figures."""
         return tuple((deal.number, deal.pot_after) for deal in self.deals)
 
 

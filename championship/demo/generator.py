@@ -3,7 +3,7 @@ rounds of random but valid deals, bonuses and maluses from the catalogue, report
 some missing), then each season's Coupe du Monde played to its champion.
 
 Everything is written through `championship.services`, with its history, as a real federation
-would be; the deals come from `championship.demo_cup.random_deal_specs` and every round is scored
+would be; the deals come from `championship.demo.cup.random_deal_specs` and every round is scored
 by the engine when stored (a deal it refused would stop the generation, nothing stored).
 
 The same `seed` gives the same federation (same names, seats, deals, dates), so the same
@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from championship.demo_cup import play_demo_cup, random_deal_specs
-from championship.lateness import report_author
+from championship.demo.cup import play_demo_cup, random_deal_specs
 from championship.models import Round
 from championship.services import (
     appoint_official,
@@ -31,6 +30,7 @@ from championship.services import (
     register_player,
     save_report,
 )
+from championship.standings.lateness import report_author
 from federation.history import recorded_as
 from federation.models import Official
 

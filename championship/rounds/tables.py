@@ -9,8 +9,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from championship import labels
-from championship.presenters import stage_label
-from championship.tables_export import SpreadsheetSafeTable
+from championship.lib.tables import SpreadsheetSafeTable
+from championship.rounds.display import stage_label
 from scoring.french import num, signed
 
 

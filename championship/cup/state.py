@@ -1,7 +1,7 @@
 """The Coupe du Monde of a season read from the database (docs/regles.md §6).
 
 The pure rules live in `scoring.cup`; this module feeds them with what is stored: the final
-ranking of the regular season (`championship.standings`), the play-off rounds of tables A and B
+ranking of the regular season (`championship.standings.season`), the play-off rounds of tables A and B
 and the final round (`Round.stage`), whose seat totals are stored when they are scored. Only
 homologated play-off and final rounds count. Ties at a table or in the final are broken by the
 better regular-season seed, i.e. the order of the final ranking.
@@ -14,7 +14,7 @@ count and what the late-report malus may still add by the season's end.
 
 Every reason and warning is a `scoring.cup_reasons.Reason` (a code and its figures): the `cup`
 command writes it in French (`scoring.cup_reasons.french`), a page in its visitor's language
-(`championship.cup_labels`).
+(`championship.cup.labels`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from championship.lateness import report_deadline, season_author
 from championship.models import Report, Round, Seat
-from championship.standings import season_standings
+from championship.standings.lateness import report_deadline, season_author
+from championship.standings.season import season_standings
 from federation.models import Player
 from scoring.cup import (
     CupPlan,
@@ -54,7 +54,7 @@ TO_FINAL, BEST_THIRD, OUT, PENDING = "final", "best_third", "out", "pending"
 class Seed:
     number: int  # 1-based
     player: Player
-    row: object  # championship.standings.Row
+    row: object  # championship.standings.season.Row
     table: str  # "A", "B" or "" (direct final)
 
 

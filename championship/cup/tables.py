@@ -6,9 +6,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship.cup_labels import reason_text
+from championship.cup.labels import reason_text
 from championship.labels import english_ordinal, french_active
-from championship.tables_export import SpreadsheetSafeTable
+from championship.lib.tables import SpreadsheetSafeTable
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.french import num, ordinal
 

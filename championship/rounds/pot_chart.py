@@ -1,5 +1,5 @@
 """The pot through a round: its size after each deal as a bar chart, drawn by a template as
-inline SVG (server-side geometry, as `championship.player_charts`); the page gives its figures
+inline SVG (server-side geometry, as `championship.standings.player_charts`); the page gives its figures
 in a table as well, for screen readers."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from championship.charts import ChartFrame, Plot
+from championship.lib.charts import ChartFrame, Plot
 from scoring.french import num
 
 

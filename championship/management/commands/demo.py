@@ -15,8 +15,7 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from championship.demo_cup import play_demo_cup, random_deal_specs
-from championship.lateness import report_author
+from championship.demo.cup import play_demo_cup, random_deal_specs
 from championship.models import Round
 from championship.services import (
     appoint_official,
@@ -31,7 +30,8 @@ from championship.services import (
     submit_round,
 )
 from championship.sheets import import_sheets
-from championship.warming import warmed_at_the_end
+from championship.standings.lateness import report_author
+from championship.views.warming import warmed_at_the_end
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
 from scoring.french import plural, signed

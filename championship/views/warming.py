@@ -2,12 +2,12 @@
 next reader finds them ready (issue 20: the first read after a write cost 5 to 18 times the
 next one).
 
-The services say when they write a round or a season (`championship.summaries.season_written`).
+The services say when they write a round or a season (`championship.lib.summaries.season_written`).
 Once the transaction commits, the season joins a queue that one thread of the process works through: the
 figures and pieces of pages a visitor and an official read first (the standings and their table,
 the rounds list, the play-off statuses, the reports due, the players' pages and the home page of
 the current season), in the site's language, computed in a read snapshot and stored as the pages would
-store them (`championship.summaries`). The write's answer never waits for it; a reader who comes
+store them (`championship.lib.summaries`). The write's answer never waits for it; a reader who comes
 while it runs waits for that computation rather than making it again (single flight).
 
 `WARM_FIGURES=0` turns it off (the test suite does, but for the tests of warming).
@@ -35,7 +35,7 @@ _deferred = threading.local()
 
 
 def season_written(sender, season_pk, **kwargs):
-    """`championship.summaries.written`: a write to the season has committed."""
+    """`championship.lib.summaries.written`: a write to the season has committed."""
     if not getattr(settings, "WARM_FIGURES", False):
         return
     held = getattr(_deferred, "seasons", None)
@@ -93,15 +93,15 @@ def wait_for_warming(timeout=30):
 
 def warm(pk):
     """Compute and store the figures and pieces of season `pk` that its pages read first."""
-    from championship.cup import status_rows  # noqa: PLC0415 (views import this module's callers)
-    from championship.lateness import default_as_of  # noqa: PLC0415
-    from championship.players import packed_pieces  # noqa: PLC0415
-    from championship.reports import reports_due  # noqa: PLC0415
-    from championship.standings import season_standings  # noqa: PLC0415
+    from championship.cup.state import status_rows  # noqa: PLC0415 (views import this module's callers)
+    from championship.reports.display import reports_due  # noqa: PLC0415
+    from championship.standings.lateness import default_as_of  # noqa: PLC0415
+    from championship.standings.players import packed_pieces  # noqa: PLC0415
+    from championship.standings.season import season_standings  # noqa: PLC0415
     from championship.views.cup import cup_status_html  # noqa: PLC0415
+    from championship.views.home import champion_of, leaders_of  # noqa: PLC0415
     from championship.views.rounds import round_list_html  # noqa: PLC0415
     from championship.views.standings import season_summaries, standings_table_html  # noqa: PLC0415
-    from federation.views import champion_of, leaders_of  # noqa: PLC0415
 
     with read_snapshot():
         season = Season.objects.filter(pk=pk).first()

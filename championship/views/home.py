@@ -8,13 +8,14 @@ the reports those rounds wait for; a round's designated writer sees the report h
 from types import SimpleNamespace
 
 from django.shortcuts import render
+from django.urls import path
 
-from championship.cup import cup_state
-from championship.lateness import default_as_of
+from championship.cup.state import cup_state
+from championship.lib.summaries import cached
 from championship.models import Round
-from championship.reports import reports_due
-from championship.standings import season_standings
-from championship.summaries import cached
+from championship.reports.display import reports_due
+from championship.standings.lateness import default_as_of
+from championship.standings.season import season_standings
 from federation.context_processors import current_season
 from federation.models import Official, Season
 from federation.roles import can_enter_rounds, is_board, player_of
@@ -94,3 +95,6 @@ def home(request):
         context["past_season"] = past
         context["past_champion"] = champion_of(past)
     return render(request, "federation/home.html", context)
+
+
+urlpatterns = [path("", home, name="home")]

@@ -1,11 +1,12 @@
-"""Build a synthetic federation of a chosen size, deterministic for a seed (see `federation.generator`)."""
+"""Build a synthetic federation of a chosen size, deterministic for a seed
+(see `championship.demo.generator`)."""
 
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from championship.warming import warmed_at_the_end
-from federation.generator import Size, generate
+from championship.demo.generator import Size, generate
+from championship.views.warming import warmed_at_the_end
 from federation.models import Player, Season
 
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from championship.cup import cup_state
+from championship.cup.state import cup_state
 from championship.models import Round
 from championship.services import create_round, homologate_round, next_round_number
 from scoring.vocabulary import ATTACK, DEFENCE, MAX_PLAYERS, SUITS, TABLE_SIZES

@@ -1,7 +1,7 @@
 """A season's computed figures (standings, reports due, pieces of pages) kept in Django's cache,
 and always the database's figures.
 
-A figure is stored under its season's *token* (`championship.figure_tokens`): random, kept in
+A figure is stored under its season's *token* (`championship.lib.figure_tokens`): random, kept in
 the database, changed by a trigger in the same transaction as every write of a row the figure is
 computed from. A figure is stored only when it was computed inside a read snapshot
 (`federation.snapshot`: every GET request, the commands that print figures), where the token and
@@ -36,10 +36,10 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import get_language
 
-from championship.figure_tokens import read_tokens
+from championship.lib.figure_tokens import read_tokens
 from federation.snapshot import in_read_snapshot
 
-PREFIX = "tarot:v2"
+PREFIX = "tarot:v3"
 TIMEOUT = 7 * 24 * 3600  # figures of a date nobody asks for any more leave by themselves
 LOCK_TIMEOUT = 30  # seconds a lock outlives a worker killed while computing (gunicorn's timeout)
 WAIT = 10.0  # seconds a reader waits for another's computation before computing itself
@@ -48,13 +48,13 @@ POLL = (0.005, 0.1)  # first and longest pause between two looks at the cache wh
 logger = logging.getLogger("championship.figures")
 
 # Sent once a transaction that wrote to a season has committed (`season_pk`): the figures of the
-# season are computed again in the background (`championship.warming`).
+# season are computed again in the background (`championship.views.warming`).
 written = Signal()
 
 
 def season_written(season):
     """A service writes to `season` (a Season or its pk): `written` is sent after the commit.
-    The figures' token needs no call: the database changes it (`championship.figure_tokens`)."""
+    The figures' token needs no call: the database changes it (`championship.lib.figure_tokens`)."""
     pk = getattr(season, "pk", season)
     transaction.on_commit(lambda: written.send(sender=None, season_pk=pk))
 

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from django.utils.translation import gettext
 
-from championship.charts import ChartFrame, Plot
+from championship.lib.charts import ChartFrame, Plot
 from scoring.french import num, signed
 
 

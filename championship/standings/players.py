@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from championship.labels import poignee_count
-from championship.lateness import default_as_of
+from championship.lib.summaries import cached_many
 from championship.models import ChampionshipLine, Deal, Round, Seat
-from championship.player_charts import cumulative_points
-from championship.standings import COUNTING, Standings, season_standings, seasons_standings
-from championship.summaries import cached_many
+from championship.standings.lateness import default_as_of
+from championship.standings.player_charts import cumulative_points
+from championship.standings.season import COUNTING, Standings, season_standings, seasons_standings
 from federation.models import Season
 from scoring.french import rounded_percent
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
@@ -76,7 +76,7 @@ def player_season_detail(season, player, as_of=None):
 # --- a player across seasons --------------------------------------------------------------------
 #
 # The player's page reads, for each season he played (and the current one, for its chart), one
-# small piece cached under that season's generation (`championship.summaries`): his place in the
+# small piece cached under that season's generation (`championship.lib.summaries`): his place in the
 # final ranking, his cumulative points round after round, and what he did in the season's deals.
 # Any write to a season drops exactly that season's pieces; the page reads them all with one
 # `cache.get_many`, and computes only the missing ones (their standings together, their deals in

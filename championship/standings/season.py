@@ -2,8 +2,9 @@
 
 Stored: seat totals and ranks, and the championship lines of homologated regular rounds
 (`championship.services`). Computed here, as of a date: the final ranking with its trend since
-the previous round (counting the late-report malus of `championship.lateness`) and the awards.
-A player's pages are `championship.players`, his points chart `championship.player_charts`.
+the previous round (counting the late-report malus of `championship.standings.lateness`) and the
+awards. A player's pages are `championship.standings.players`, his points chart
+`championship.standings.player_charts`.
 `load_season` reads a season with five queries whatever its number of rounds; everything else
 works on what it read.
 """
@@ -16,9 +17,9 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Sum
 
-from championship.lateness import default_as_of, late_reports
+from championship.lib.summaries import cached, cached_many
 from championship.models import ChampionshipLine, Deal, Report, Round, Seat
-from championship.summaries import cached, cached_many
+from championship.standings.lateness import default_as_of, late_reports
 from federation.models import Player
 from scoring.awards import PlayerStats, compute_awards
 from scoring.ranking import TIEBREAKS, PlayerSeason, Standing, final_ranking, shown_tiebreaks
@@ -269,7 +270,7 @@ class Standings:
 
 def season_standings(season, as_of=None, data=None):
     """The season's final ranking as of a date (default `default_as_of`), with trend and awards;
-    cached until the season's next write (`championship.summaries`) unless `data` is given."""
+    cached until the season's next write (`championship.lib.summaries`) unless `data` is given."""
     as_of = as_of or default_as_of(season)
     if data is not None:
         return compute_standings(season, as_of, data)

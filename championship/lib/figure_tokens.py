@@ -6,7 +6,7 @@ a row with a season, a row of a round; a player's row changes every season's), i
 transaction as the write, whoever makes it: a service, the admin, `loaddata`, a restore, SQL
 typed by hand. A token is 32 random hexadecimal digits and never comes back, so the figures
 cached under a token are the figures of exactly one state of the database (see
-`championship.summaries`), and another database never has the same token.
+`championship.lib.summaries`), and another database never has the same token.
 
 SQLite changes the token at every row written (a few microseconds each). PostgreSQL changes it
 at the first row of each season a transaction writes, then remembers it in a setting local to

@@ -1,6 +1,6 @@
 """Comptes-rendus (docs/regles.md §6): who writes them, by when, whether they came in, and their text.
 
-Who writes a report, by when, and where it stands on a date is ``championship.lateness``: the
+Who writes a report, by when, and where it stands on a date is ``championship.standings.lateness``: the
 author is the round winner, the deadline the round's date plus the season's
 ``reports.deadline_days``; a report filed on the deadline is on time; after it, it is late by
 started weeks (1–7 days: 1 week, 8–14: 2…), and a missing one keeps getting later as the days
@@ -22,9 +22,12 @@ from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
 from championship import services
-from championship.charts import ChartFrame, Plot
-from championship.cup import cup_state
-from championship.lateness import (
+from championship.cup.state import cup_state
+from championship.lib.charts import ChartFrame, Plot
+from championship.lib.summaries import cached
+from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.rounds.display import round_display
+from championship.standings.lateness import (
     ReportStatus,
     author_of,
     default_as_of,
@@ -35,10 +38,7 @@ from championship.lateness import (
     report_status,
     season_author,
 )
-from championship.models import ChampionshipLine, Deal, Report, Round, Seat
-from championship.presenters import round_display
-from championship.standings import season_standings
-from championship.summaries import cached
+from championship.standings.season import season_standings
 from scoring.french import num, of_name, signed
 from scoring.vocabulary import ATTACK, DEFENCE
 
