@@ -17,7 +17,8 @@ from django.db import transaction
 
 from championship.cup.state import cup_state
 from championship.models import Round
-from championship.services import create_round, homologate_round, next_round_number
+from championship.rounds.data import next_round_number
+from championship.services import create_round, homologate_round
 from scoring.vocabulary import ATTACK, DEFENCE, MAX_PLAYERS, SUITS, TABLE_SIZES
 
 TARGETS = {0: 56, 1: 51, 2: 41, 3: 36}

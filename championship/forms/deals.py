@@ -11,11 +11,10 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship import choices
+from championship import bounds, choices
 from championship.forms.fields import MotifMixin, key_field, version_field
 from championship.models import Deal
-from championship.services import DEAL_FIELDS, read_round_data, score_stored_round
-from federation import validators
+from championship.rounds.data import DEAL_FIELDS, read_round_data, score_stored_round
 from federation.models import Player
 from scoring.errors import ScoringError
 from scoring.vocabulary import KING, MAX_PLAYERS, POIGNEE_SIZES, QUEEN
@@ -152,7 +151,7 @@ class PlayersField(forms.MultipleChoiceField):
 
 class DealForm(MotifMixin, forms.Form):
     """Add the next deal of a round (`deal=None`) or correct `deal`. `data`: the round's seats
-    (players joined) and deals as the view read them (`services.read_round_data`), else read
+    (players joined) and deals as the view read them (`rounds.data.read_round_data`), else read
     here. `preview`: only scored, never saved (no correction reason asked)."""
 
     kind = forms.CharField(
@@ -378,7 +377,7 @@ class DealForm(MotifMixin, forms.Form):
 
     def clean(self):
         data = super().clean()
-        if problem := validators.deal_number_problem(self.number):
+        if problem := bounds.deal_number_problem(self.number):
             self.add_error(
                 None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
             )

@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from championship import labels
 from championship.choices import CHIPS_LABELS, COLOUR_LABELS
 from championship.models import ChampionshipLine, Deal, Round
+from championship.rounds.data import score_stored_round
 from championship.rounds.history import round_history, who
-from championship.services import score_stored_round
 from scoring.errors import ScoringError
 from scoring.french import num
 from scoring.vocabulary import (
@@ -312,7 +312,7 @@ def _adjustments(round_, data, wanted):
 def round_display(round_, *, history=False, data=None, adjustments=True):
     """The display data of a round (see the module docstring); `history=True` adds its history.
 
-    `data`: the round as the view (or the write it called) read it (`services.read_round_data`:
+    `data`: the round as the view (or the write it called) read it (`rounds.data.read_round_data`:
     seats, deals, adjustments, and the championship lines when a write computed them); what it
     lacks is read here. `adjustments=False` leaves the adjustments out (a page part that does
     not show them)."""

@@ -9,39 +9,22 @@ with its history record and rescores the round.
 
 from django.db import transaction
 
+from championship import bounds
 from championship.models import Deal, Round
-from championship.services.errors import RoundError
-from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.services.rounds import (
+from championship.rounds.data import (
+    DEAL_FIELDS,
     RoundData,
-    _author,
-    apply_scores,
     counts_for_championship,
     current_data,
     read_round_data,
     score_stored_round,
-    scored_or_refused,
-    write_scores,
 )
-from federation import validators
+from championship.services.deletions import delete_and_rescore
+from championship.services.errors import RoundError
+from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from championship.services.scores import apply_scores, write_scores
+from federation.history import audited
 from scoring.errors import ScoringError
-
-DEAL_FIELDS = [
-    "kind",
-    "dealer",
-    "taker",
-    "contract",
-    "called",
-    "called_rank",
-    "partner",
-    "bouts",
-    "points",
-    "poignees",
-    "miseres",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
-]
 
 
 def _check_entry(round_):
@@ -98,16 +81,15 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     next_number = len(data.deals) + 1
     if number is not None and number != next_number:
         raise _taken(number)
-    problem = validators.deal_number_problem(next_number)
+    problem = bounds.deal_number_problem(next_number)
     if problem:
         raise RoundError("deals", f"Donne {next_number} : {problem}.")
     bump(round_, write=False)  # written with the round's figures, under the lock
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
     changes = _validate(round_, deal, data)
-    with _author(user):
-        deal._change_reason = reason
-        deal.save()  # with its figures: only what else moved is written after it
+    with audited(user, reason) as audit:
+        audit.save(deal)  # with its figures: only what else moved is written after it
         write_scores(round_, changes, reason, version=True)
     data.deals.append(deal)
     data.lines = changes.lines if counts_for_championship(round_) else []
@@ -132,32 +114,25 @@ def change_deal(deal, fields, *, version=None, reason=None, user=None):
         setattr(stored, name, fields.get(name))
     _defaults(stored)
     changes = _validate(round_, stored, data)
-    with _author(user):
-        stored._change_reason = reason
-        stored.save()  # with its figures
+    with audited(user, reason) as audit:
+        audit.save(stored)  # with its figures
         write_scores(round_, changes, reason)
     return stored
 
 
 @transaction.atomic
-def delete_deal(deal, motif=None, *, version=None, user=None):
+def delete_deal(deal, reason=None, *, version=None, user=None):
     """Delete a deal, renumber the following ones and rescore the round."""
-    round_ = deal.round
-    lock_round(round_, version=version)
-    check_homologated_change(round_, motif)
-    stored = Deal.objects.filter(pk=deal.pk).first()
-    if stored is None:
-        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
-    bump(round_)
-    with _author(user):
-        number = stored.number
-        stored._change_reason = motif
-        stored.delete()
-        for following in round_.deals.filter(number__gt=number).order_by("number"):
+
+    def renumber_the_following(stored, audit):
+        for following in deal.round.deals.filter(number__gt=stored.number).order_by("number"):
             following.number -= 1
-            following._change_reason = motif
-            following.save(update_fields=["number"])
-        scored_or_refused(round_, motif)
+            audit.save(following, update_fields=["number"])
+
+    missing = f"La donne {deal.number} n'existe plus : elle vient d'être supprimée."
+    delete_and_rescore(
+        Deal, deal, reason, version=version, user=user, missing=missing, then=renumber_the_following
+    )
 
 
 def _defaults(deal):

@@ -8,7 +8,7 @@ from championship.models import Report
 from championship.services.checks import check_text
 from championship.services.errors import RoundError
 from championship.services.locking import lock_round
-from championship.services.rounds import _author
+from federation.history import audited
 
 
 def _stale(report):
@@ -54,7 +54,6 @@ def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=
     elif report.filed_on is None:
         report.filed_on = today
     report.version += 1
-    report._change_reason = reason or "compte-rendu rédigé"
-    with _author(user):
-        report.save()
+    with audited(user, reason or "compte-rendu rédigé") as audit:
+        audit.save(report)
     return report

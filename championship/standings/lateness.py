@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from championship.models import Deal, Report
-from championship.services import counts_for_championship
+from championship.rounds.data import counts_for_championship
 from scoring.championship import LineItem, late_report_item, late_report_weeks
 from scoring.french import agree, plural
 

@@ -33,6 +33,7 @@ from championship.forms import (
 )
 from championship.lib.summaries import cached_html
 from championship.models import Adjustment, Deal, Round, SubmissionKey
+from championship.rounds import data as round_data
 from championship.rounds.display import deal_preview as score_preview
 from championship.rounds.display import round_display
 from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
@@ -169,7 +170,7 @@ def round_edit(request, pk):
     """
     round_ = _get_round_for_editing(request, pk)
     # The round read once for the form, the write and the page (adjustments: the page only).
-    data = services.read_round_data(round_, adjustments=request.method != "POST")
+    data = round_data.read_round_data(round_, adjustments=request.method != "POST")
     deal_form = None
     if not round_.totals_only:
         deal_form = DealForm(round_, request.POST or None, data=data)
@@ -182,7 +183,7 @@ def round_edit(request, pk):
             done = gettext("Donne %(number)s enregistrée.") % {"number": deal.number}
             if request.htmx:
                 if data.version != round_.version:  # changed by another write meanwhile
-                    data = services.read_round_data(round_, adjustments=False)
+                    data = round_data.read_round_data(round_, adjustments=False)
                 return _render_entry_update(request, round_, deal.number, done, data)
             messages.success(request, done)
             return redirect(_edit_url(round_, deal.number))
@@ -213,7 +214,7 @@ def deal_preview(request, pk, number=None):
             raise Http404(gettext("Cette manche n'a que des totaux."))
     else:
         round_, deal = _get_deal_for_editing(request, pk, number)
-    data = services.read_round_data(round_, adjustments=False)
+    data = round_data.read_round_data(round_, adjustments=False)
     form = DealForm(round_, request.POST, deal=deal, data=data, preview=True)
     preview = score_preview(form.scored, form.candidate, form.seats) if form.is_valid() else None
     problems = [] if preview else [error for errors in form.errors.values() for error in errors]

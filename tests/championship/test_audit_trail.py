@@ -12,8 +12,13 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
-from championship.services import RoundError, homologate_round, rescore_season, update_season_rulebook
-from championship.services.rounds import store_championship_lines
+from championship.services import (
+    RoundError,
+    homologate_round,
+    rescore_season,
+    store_championship_lines,
+    update_season_rulebook,
+)
 from federation.models import Official, Player, Season
 from tests.factories import EXAMPLE_PLAYERS, make_round
 

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from championship import services
 from championship.models import Adjustment, Deal, Round
-from championship.services import DEAL_FIELDS
+from championship.rounds.data import DEAL_FIELDS
 from championship.standings.lateness import default_as_of
 from championship.standings.season import compute_standings, load_season, season_standings
 from federation.models import Season

@@ -7,11 +7,12 @@ from django.urls import reverse
 
 from championship import services
 from championship.models import Deal, Report, Round
+from championship.rounds import data as round_data
 from tests.factories import fifth_deal_data, make_round, player
 
 
 def deal_fields(deal, **changes):
-    return {**{name: getattr(deal, name) for name in services.DEAL_FIELDS}, **changes}
+    return {**{name: getattr(deal, name) for name in round_data.DEAL_FIELDS}, **changes}
 
 
 def test_a_deal_correction_read_before_another_is_refused_with_the_other_change(client, season, secretary):

@@ -25,21 +25,24 @@ ALLOWED_PLACES = (
 ALLOWED_CALLS = {
     ("championship/models.py", "Report.save", "super().save"): "the model's own save, checking the text",
     ("federation/models.py", "Season.save", "super().save"): "the model's own save, checking the rulebook",
+    # The audit helper saves and deletes what a service hands it (only services call it).
+    ("federation/history.py", "Audit.save", "instance.save"): "a service's write, with its reason",
+    ("federation/history.py", "Audit.delete", "instance.delete"): "a service's deletion, with its reason",
     # Django's PasswordResetForm.save mails the reset links; it writes nothing.
     ("federation/accounts.py", "_send_reset", "form.save"): "the password reset mail, no write",
     # The demo command: its accounts and the board's admin group (authentication, no competition).
     (
-        "federation/management/commands/demo.py",
+        "championship/management/commands/demo.py",
         "Command.ensure_user",
         "get_user_model().objects.get_or_create",
     ): ("a demo account"),
-    ("federation/management/commands/demo.py", "Command.ensure_user", "user.save"): "a demo account",
+    ("championship/management/commands/demo.py", "Command.ensure_user", "user.save"): "a demo account",
     (
-        "federation/management/commands/demo.py",
+        "championship/management/commands/demo.py",
         "Command.ensure_board_access",
         "Group.objects.get_or_create",
     ): ("the board's admin group"),
-    ("federation/management/commands/demo.py", "Command.ensure_board_access", "user.save"): "a staff flag",
+    ("championship/management/commands/demo.py", "Command.ensure_board_access", "user.save"): "a staff flag",
 }
 
 
@@ -106,3 +109,22 @@ def test_the_scan_sees_a_write_in_a_form_or_a_view():
         "round_.deals.filter(number__gt=2).delete",
         "Adjustment.objects.create",
     ]
+
+
+def test_only_the_audit_helper_sets_a_change_reason():
+    """`obj._change_reason = …` and `recorded_as` around a write are `federation.history.audited`'s:
+    one named helper says who and why (the commands that import in bulk name their author with
+    `recorded_as`, outside any service)."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if "/migrations/" in relative or relative == "federation/history.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr == "_change_reason":
+                    found.append((relative, node.lineno))
+                in_services = relative.startswith("championship/services/")
+                if in_services and isinstance(node, ast.Name) and node.id == "recorded_as":
+                    found.append((relative, node.lineno))
+    assert found == []

@@ -8,6 +8,7 @@ import pytest
 
 from championship import services
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat, SubmissionKey
+from championship.rounds import data as round_data
 from championship.services import RoundError
 from federation.models import Player
 from tests.factories import (
@@ -165,7 +166,7 @@ def test_change_deal_refuses_a_stale_form_and_names_the_other_change(season, sec
     round_ = make_round(season)
     deal = round_.deals.get(number=4)
     read_at = round_.version
-    fields = {name: getattr(deal, name) for name in services.DEAL_FIELDS}
+    fields = {name: getattr(deal, name) for name in round_data.DEAL_FIELDS}
     services.change_deal(deal, {**fields, "points": Decimal(52)}, version=read_at, user=secretary.user)
     with pytest.raises(RoundError) as error:
         services.change_deal(deal, {**fields, "points": Decimal(60)}, version=read_at)

@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from championship.models import ChampionshipLine, Deal, Round, Seat
+from championship.rounds import data as rounds_module
 from championship.services import homologate_round, update_season_rulebook
-from championship.services import rounds as rounds_module
 from championship.sheets import checks as checks_module
 from championship.sheets import import_sheets, read_sheet
 from championship.sheets.store import _deal_spec
