@@ -70,13 +70,16 @@ class RoundData:
     read). `version` is the round's version when they were read: a service that finds the round
     at that version under its lock uses them as they are (every write raises the version).
     `lines`: the round's championship lines when a write has just computed them (None until
-    then; a round that does not count for the championship has none)."""
+    then; a round that does not count for the championship has none). `scored`: the round
+    scored from exactly these seats and deals, when a write has just scored it (None until
+    then): the page shows it rather than scoring the round again."""
 
     seats: list
     deals: list
     adjustments: list | None
     version: int
     lines: list | None = None
+    scored: "ScoredRound | None" = None
 
 
 def read_round_data(round_, *, adjustments=True):
@@ -95,6 +98,20 @@ def current_data(round_, data):
     if data is not None and data.version == round_.version:
         return data
     return read_round_data(round_, adjustments=False)
+
+
+def scored_from(scored, round_, seats, deals):
+    """`scored` if it is the round scored from exactly these seats and deals (same players in
+    the same order, same inputs, the season's rulebook), else None: a result handed from one
+    step to the next (form → write → page) is used only for the inputs it was computed from."""
+    if scored is None or scored.round.pk != round_.pk or round_.totals_only:
+        return None
+    if [seat.player_id for seat in scored.seats] != [seat.player_id for seat in seats]:
+        return None
+    if list(scored.inputs) != [deal_input(deal, scored.names) for deal in deals]:
+        return None
+    rulebook = scored.round.season.rulebook
+    return scored if rulebook is round_.season.rulebook or rulebook == round_.season.rulebook else None
 
 
 def score_stored_round(round_, deals=None, *, seats=None):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from championship import labels
 from championship.choices import CHIPS_LABELS, COLOUR_LABELS
 from championship.models import ChampionshipLine, Deal, Round
-from championship.rounds.data import score_stored_round
+from championship.rounds.data import score_stored_round, scored_from
 from championship.rounds.history import round_history, who
 from scoring.errors import ScoringError
 from scoring.french import num
@@ -325,7 +325,9 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
     error = ""
     scored = None
     try:
-        scored = score_stored_round(round_, deals=deals, seats=seats) if len(seats) in TABLE_SIZES else None
+        scored = data is not None and scored_from(data.scored, round_, seats, deals)
+        if not scored:
+            scored = score_stored_round(round_, deals=deals, seats=seats) if len(seats) in TABLE_SIZES else None
     except ScoringError as exc:
         error = gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
     lines = _championship_points(round_, data.lines if data is not None else None)

@@ -18,6 +18,7 @@ from championship.rounds.data import (
     current_data,
     read_round_data,
     score_stored_round,
+    scored_from,
 )
 from championship.services.deletions import delete_and_rescore
 from championship.services.errors import RoundError
@@ -32,15 +33,19 @@ def _check_entry(round_):
         raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
 
 
-def _validate(round_, candidate, data):
+def _validate(round_, candidate, data, scored=None):
     """Score the round with `candidate` in place of (or after) its deal of that number: a deal the
     engine refuses is refused before anything is written. Returns the `ScoreChanges` of the
-    round with the candidate (its figures set on it, the other rows to write listed)."""
+    round with the candidate (its figures set on it, the other rows to write listed). `scored`:
+    the round its caller scored with the same candidate (a form's), used if it was scored from
+    exactly these inputs (`rounds.data.scored_from`), else the round is scored here."""
     deals = [deal for deal in data.deals if deal.number != candidate.number]
     deals.insert(candidate.number - 1, candidate)
     data = RoundData(data.seats, deals, data.adjustments, data.version)
     try:
-        scored = score_stored_round(round_, deals, seats=data.seats)
+        scored = scored_from(scored, round_, data.seats, deals) or score_stored_round(
+            round_, deals, seats=data.seats
+        )
     except ScoringError as error:
         raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
     changes = apply_scores(round_, data, scored)  # the figures set in memory, nothing written
@@ -57,7 +62,9 @@ def _taken(number):
 
 
 @transaction.atomic
-def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None, user=None, data=None):
+def add_deal(
+    round_, fields, *, number=None, version=None, key=None, reason=None, user=None, data=None, scored=None
+):
     """Store the next deal of `round_` and rescore it; return the Deal.
 
     `number`: the number the deal was entered as (refused with `deal_number` if another deal
@@ -65,8 +72,9 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     `data`: the round's inputs as the caller read them (`read_round_data`), used if the round
     has not changed since, else read again under the lock. Once the deal is stored, `data` (if
     it was used) is the round as stored: the deal appended, every figure set, the championship
-    lines computed, and `data.version` the round's new version; a caller whose `data.version`
-    differs from `round_.version` afterwards reads the round again.
+    lines computed, `data.scored` the round scored, and `data.version` the round's new version;
+    a caller whose `data.version` differs from `round_.version` afterwards reads the round again.
+    `scored`: the round scored with this deal by the caller (the form's check), see `_validate`.
     """
     lock_round(round_, version=version)
     claim_key(round_, key)
@@ -87,12 +95,13 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     bump(round_, write=False)  # written with the round's figures, under the lock
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
-    changes = _validate(round_, deal, data)
+    changes = _validate(round_, deal, data, scored)
     with audited(user, reason) as audit:
         audit.save(deal)  # with its figures: only what else moved is written after it
         write_scores(round_, changes, reason, version=True)
     data.deals.append(deal)
     data.lines = changes.lines if counts_for_championship(round_) else []
+    data.scored = changes.scored
     data.version = round_.version
     return deal
 

@@ -235,6 +235,7 @@ def _add_deal(request, round_, form, data):
             reason=form.reason,
             user=request.user,
             data=data,
+            scored=getattr(form, "scored", None),  # the form scored the round with this deal: once
         )
     except RoundError as error:
         if error.code == "duplicate":

@@ -94,6 +94,53 @@ def test_it_enters_a_deal_in_at_most_15_queries_in_a_homologated_round_too(
     assert example.deals.count() == 5
 
 
+def counted_scorings(monkeypatch):
+    """The calls to the scoring engine of a stored round (every path scores through
+    `rounds.data.score_stored_round`, which calls `score_round`)."""
+    calls = []
+    original = rounds_module.score_round
+    monkeypatch.setattr(rounds_module, "score_round", lambda *a, **k: calls.append(a) or original(*a, **k))
+    return calls
+
+
+def test_a_deal_post_scores_its_round_once_with_htmx(as_user, example, monkeypatch):
+    """The form's check scores the round with the new deal; the write uses that result (the
+    same inputs) and the page the write's: once, where the form, the service and the page each
+    scored it before (3 times; 18 queries before as after)."""
+    client = as_user("secretary")
+    calls = counted_scorings(monkeypatch)
+    url = reverse("championship:round_edit", args=[example.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, fifth_deal_data(key=str(uuid.uuid4())), **HTMX)
+    assert "Donne 5 enregistrée." in response.content.decode()
+    assert len(calls) == 1
+    assert len(queries) <= 18
+
+
+def test_a_deal_post_scores_its_round_once_without_js(as_user, example, monkeypatch):
+    """Without JS the answer is a redirect: the form scores, the write reuses it (twice before)."""
+    client = as_user("secretary")
+    calls = counted_scorings(monkeypatch)
+    url = reverse("championship:round_edit", args=[example.pk])
+    response = client.post(url, fifth_deal_data(key=str(uuid.uuid4())))
+    assert response.status_code == 302 and example.deals.count() == 5
+    assert len(calls) == 1
+
+
+def test_the_write_scores_afresh_a_result_of_other_inputs(example, monkeypatch):
+    """A result handed to `add_deal` for other inputs than its own is not used: scored again."""
+    from championship.rounds.data import read_round_data, score_stored_round
+    from championship.services import add_deal
+    from tests.factories import fifth_deal
+
+    data = read_round_data(example, adjustments=False)
+    stale = score_stored_round(example, data.deals, seats=data.seats)  # without the new deal
+    calls = counted_scorings(monkeypatch)
+    deal = add_deal(example, fifth_deal(), data=data, scored=stale)
+    assert deal.number == 5 and len(calls) == 1
+    assert data.scored is not stale and len(data.scored.inputs) == 5
+
+
 # --- importing a sheet ------------------------------------------------------------------------------
 
 
