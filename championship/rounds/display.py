@@ -309,6 +309,19 @@ def _adjustments(round_, data, wanted):
     return round_.adjustments.select_related("player", "entered_by__player")
 
 
+def _scored(round_, seats, deals, data):
+    """The round scored (the write's result if `data` holds it for these inputs), and the
+    error that stops it scoring ("" if none)."""
+    if data is not None and (scored := scored_from(data.scored, round_, seats, deals)):
+        return scored, ""
+    if len(seats) not in TABLE_SIZES:
+        return None, ""
+    try:
+        return score_stored_round(round_, deals=deals, seats=seats), ""
+    except ScoringError as exc:
+        return None, gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
+
+
 def round_display(round_, *, history=False, data=None, adjustments=True):
     """The display data of a round (see the module docstring); `history=True` adds its history.
 
@@ -322,14 +335,7 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
     else:
         seats, deals = list(data.seats), ([] if round_.totals_only else list(data.deals))
     names = {seat.player_id: seat.player.name for seat in seats}
-    error = ""
-    scored = None
-    try:
-        scored = data is not None and scored_from(data.scored, round_, seats, deals)
-        if not scored:
-            scored = score_stored_round(round_, deals=deals, seats=seats) if len(seats) in TABLE_SIZES else None
-    except ScoringError as exc:
-        error = gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
+    scored, error = _scored(round_, seats, deals, data)
     lines = _championship_points(round_, data.lines if data is not None else None)
     seat_rows = [
         SeatRow(

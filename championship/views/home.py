@@ -13,12 +13,13 @@ from django.urls import path
 from championship.cup.state import cup_state
 from championship.lib.summaries import cached
 from championship.models import Round
+from championship.reports.access import may_read_report
 from championship.reports.display import reports_due
 from championship.standings.lateness import default_as_of
 from championship.standings.season import season_standings
 from federation.context_processors import current_season
 from federation.models import Official, Season
-from federation.roles import can_enter_rounds, is_board, player_of
+from federation.roles import can_enter_rounds, is_board
 
 LEADERS = 5
 LATEST_ROUNDS = 5
@@ -29,14 +30,7 @@ def visible_reports_due(user, season, as_of=None):
     homologated rounds, plus, for those who enter rounds, every other one, and for a player,
     the one he is to write."""
     due = reports_due(season, as_of)
-    if can_enter_rounds(user, season):
-        return due
-    player = player_of(user)
-
-    def owed_by_viewer(item):
-        return player is not None and item.author is not None and item.author.pk == player.pk
-
-    return [item for item in due if item.round.is_homologated or owed_by_viewer(item)]
+    return [item for item in due if may_read_report(user, item.round, item.author, season=season)]
 
 
 def leaders_of(season, as_of):
