@@ -13,32 +13,23 @@ reaches a page or a PDF. Its length is bounded (``REPORT_TEXT_MAX_LENGTH``, chec
 """
 
 import datetime
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 import nh3
-from django.db.models import Prefetch
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
-from championship import services
-from championship.cup.state import cup_state
 from championship.lib.charts import ChartFrame, Plot
-from championship.lib.summaries import cached
-from championship.models import ChampionshipLine, Deal, Report, Round, Seat
+from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.rounds.display import round_display
 from championship.standings.lateness import (
     ReportStatus,
     author_of,
     default_as_of,
-    designated_author,
     late_report_line,
-    report_author,
     report_of,
     report_status,
-    season_author,
 )
-from championship.standings.season import season_standings
 from scoring.french import num, of_name, signed
 from scoring.vocabulary import ATTACK, DEFENCE
 
@@ -81,69 +72,6 @@ def render_markdown(text):
         strip_comments=True,
     )
     return mark_safe(cleaned)  # nh3 leaves only the tags and attributes listed above
-
-
-def rounds_needing_reports(season):
-    """Rounds that call for a report: every round past the draft stage."""
-    return (
-        Round.objects.filter(season=season)
-        .exclude(status=Round.DRAFT)
-        .select_related("season", "report", "report__author")
-        .order_by("date", "stage", "table", "number")
-    )
-
-
-@dataclass(frozen=True)
-class DueReport:
-    round: Round
-    author: object  # Player, or None when the round has no winner yet
-    deadline: datetime.date
-    status: ReportStatus
-
-
-def reports_due(season, as_of=None):
-    """Reports not filed yet for ``season``, due or late as of ``as_of``, latest deadline last."""
-    if season is None:
-        return []
-    as_of = as_of or default_as_of(season)
-    return cached("reports-due", season, as_of, lambda: _reports_due(season, as_of))
-
-
-def _reports_due(season, as_of):
-    """`reports_due` in three queries whatever the number of rounds: the rounds with their
-    reports, their seats, and who took in the rounds without a report."""
-    rounds = [
-        round_
-        for round_ in rounds_needing_reports(season).prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
-        if (report_of(round_) is None or report_of(round_).filed_on is None)
-    ]
-    takes = defaultdict(Counter)
-    taken = Deal.objects.filter(round__in=[r for r in rounds if report_of(r) is None], kind=Deal.PLAYED)
-    for round_id, taker_id in taken.values_list("round_id", "taker_id"):
-        takes[round_id][taker_id] += 1
-    due = []
-    for round_ in rounds:
-        round_.season = season  # one rulebook read for all
-        report = report_of(round_)
-        status = report_status(round_, report, as_of)
-        if report is not None:
-            author = report.author
-        else:
-            seats = list(round_.seats.all())
-            winner = designated_author(seats, takes[round_.pk])
-            author = next((seat.player for seat in seats if seat.player_id == winner), None)
-        due.append(DueReport(round_, author, status.deadline, status))
-    return sorted(due, key=lambda item: (item.deadline, item.round.number))
-
-
-def save_report(round_, text, **options):
-    """`championship.services.save_report`, a first report written by the designated author
-    (``report_author``) unless ``author`` is given."""
-    if options.get("author") is None and not Report.objects.filter(round=round_).exists():
-        options["author"] = report_author(round_)
-    return services.save_report(round_, text, **options)
 
 
 # --- what a report shows -------------------------------------------------------------------------
@@ -391,124 +319,3 @@ def report_filename(round_):
     return f"compte-rendu-{round_.season.name}-{stage}manche-{round_.number}.pdf"
 
 
-def bulletin_filename(season):
-    return f"bulletin-{season.name}.pdf"
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    round: Round
-    winners: tuple  # names of the players ranked first
-    author: object  # Player or None
-    status: ReportStatus
-
-
-# A season bulletin stays a handful of pages whatever the size of the federation (README,
-# « Comptes-rendus »): the ranking in full up to BULLETIN_DETAILED_ROWS rows, then compact (rank,
-# name, points, BULLETIN_COMPACT_COLUMNS to a line) up to BULLETIN_RANKED_MAX players; the
-# unranked by name up to BULLETIN_UNRANKED_NAMES; the latest BULLETIN_LATEST_ROUNDS rounds in full
-# and the others summed up; the late reports one by one up to BULLETIN_LATE_LINES, else by author.
-BULLETIN_DETAILED_ROWS = 20
-BULLETIN_COMPACT_COLUMNS = 4
-BULLETIN_RANKED_MAX = 200
-BULLETIN_UNRANKED_NAMES = 30
-BULLETIN_LATEST_ROUNDS = 10
-BULLETIN_WINNERS = 10
-BULLETIN_LATE_LINES = 10
-BULLETIN_LATE_AUTHORS = 15
-
-
-@dataclass(frozen=True)
-class RoundsSummary:
-    """The season's counted rounds summed up: how many, when, where, and their reports."""
-
-    count: int
-    first: datetime.date | None
-    last: datetime.date | None
-    places: int
-    on_time: int  # reports filed on time
-    filed_late: int
-    missing: int  # not filed, late or not yet due
-    winners: tuple  # (name, rounds won), most wins first, at most BULLETIN_WINNERS
-
-
-@dataclass(frozen=True)
-class LateByAuthor:
-    player: object
-    count: int
-    points: int
-
-
-def bulletin_context(season, as_of=None):
-    """The season's standings bulletin: ranking, awards, the cup, the rounds summed up (the latest
-    in full) and the late reports, sized to stay a few pages (see ``BULLETIN_DETAILED_ROWS``)."""
-    as_of = as_of or default_as_of(season)
-    standings = season_standings(season, as_of)
-    data = standings.data
-    rounds = []
-    wins = {}
-    for round_ in standings.rounds:
-        seats = data.seats.get(round_.pk, [])
-        report = data.reports.get(round_.pk)
-        author_id, _filed = season_author(data, round_)
-        winners = tuple(seat.player.name for seat in seats if seat.rank == 1)
-        for name in winners:
-            wins[name] = wins.get(name, 0) + 1
-        rounds.append(
-            RoundSummary(round_, winners, data.players.get(author_id), report_status(round_, report, as_of))
-        )
-    ranked = standings.ranked[:BULLETIN_RANKED_MAX]
-    compact = ranked[BULLETIN_DETAILED_ROWS:]
-    width = BULLETIN_COMPACT_COLUMNS
-    by_author = _late_by_author(standings.late) if len(standings.late) > BULLETIN_LATE_LINES else []
-    return {
-        "season": season,
-        "standings": standings,
-        "detailed": ranked[:BULLETIN_DETAILED_ROWS],
-        # by columns: the first column reads down the first ranks, then the second…
-        "compact_lines": _in_columns(compact, width),
-        "compact_columns": width,
-        "ranked_left_out": len(standings.ranked) - len(ranked),
-        "unranked_names": len(standings.unranked) <= BULLETIN_UNRANKED_NAMES,
-        "rounds": rounds,
-        "latest_rounds": rounds[-BULLETIN_LATEST_ROUNDS:],
-        "summary": _rounds_summary(rounds, wins),
-        "late_by_author": by_author[:BULLETIN_LATE_AUTHORS],
-        "late_authors_left_out": by_author[BULLETIN_LATE_AUTHORS:],
-        "cup": cup_state(season, standings),
-        "as_of": as_of,
-    }
-
-
-def _in_columns(rows, width):
-    """``rows`` as lines of ``width`` cells, read down each column (None pads the last ones)."""
-    if not rows:
-        return []
-    height = -(-len(rows) // width)
-    columns = [rows[index * height : (index + 1) * height] for index in range(width)]
-    return [[column[line] if line < len(column) else None for column in columns] for line in range(height)]
-
-
-def _rounds_summary(rounds, wins):
-    states = [item.status for item in rounds]
-    dates = [item.round.date for item in rounds]
-    winners = sorted(wins.items(), key=lambda pair: (-pair[1], pair[0]))[:BULLETIN_WINNERS]
-    return RoundsSummary(
-        count=len(rounds),
-        first=min(dates, default=None),
-        last=max(dates, default=None),
-        places=len({item.round.place for item in rounds if item.round.place}),
-        on_time=sum(status.is_filed and not status.is_late for status in states),
-        filed_late=sum(status.is_filed and status.is_late for status in states),
-        missing=sum(not status.is_filed for status in states),
-        winners=tuple(winners),
-    )
-
-
-def _late_by_author(late):
-    by_author = {}
-    for malus in late:
-        count, points = by_author.get(malus.player, (0, 0))
-        by_author[malus.player] = (count + 1, points + malus.item.points)
-    lines = [LateByAuthor(player, count, points) for player, (count, points) in by_author.items()]
-    return sorted(lines, key=lambda line: (line.points, -line.count, line.player.name))

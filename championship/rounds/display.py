@@ -18,6 +18,7 @@ from championship.choices import CHIPS_LABELS, COLOUR_LABELS
 from championship.models import ChampionshipLine, Deal, Round
 from championship.rounds.data import score_stored_round, scored_from
 from championship.rounds.history import round_history, who
+from championship.rounds.paper import paper_check
 from scoring.errors import ScoringError
 from scoring.french import num
 from scoring.vocabulary import (
@@ -175,7 +176,7 @@ def result_label(made, diff):
     return gettext("chutée de %(diff)s") % {"diff": abs(diff)}
 
 
-def _deal_summary(deal, names, made, diff):
+def deal_summary(deal, names, made, diff):
     dealer = names.get(deal.dealer_id, "?")
     if deal.kind != Deal.PLAYED:
         return gettext("%(kind)s (donneur %(dealer)s)") % {
@@ -196,7 +197,7 @@ def _deal_summary(deal, names, made, diff):
     return f"{text}, {outcome}" if outcome else text
 
 
-def _announces(deal, names):
+def announces(deal, names):
     lines = []
     for item in deal.poignees:
         lines.append(labels.poignee_of(item["size"], names.get(item["player"], "?")))
@@ -270,8 +271,8 @@ def _deal_rows(deals, seats, names, scored):
                 diff=diff,
                 result_label=result_label(deal.made, diff),
                 unit=deal.unit,
-                summary=_deal_summary(deal, names, deal.made, diff),
-                announces=_announces(deal, names),
+                summary=deal_summary(deal, names, deal.made, diff),
+                announces=announces(deal, names),
                 shares=tuple(deal.share_of(seat.player_id) for seat in seats),
                 running=tuple(running[seat.player_id] for seat in seats),
                 pot_after=deal.pot_after,
@@ -400,121 +401,3 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
     )
 
 
-@dataclass(frozen=True)
-class PreviewSeat:
-    name: str
-    colour: str
-    share: int  # the deal's share, misères included
-    total: int  # the round's total once the deal is saved (the scoreboard's figure)
-
-
-@dataclass(frozen=True)
-class DealPreview:
-    """A deal scored before it is saved: what the entry page shows while the form is filled."""
-
-    number: int
-    summary: str
-    announces: tuple
-    unit: int
-    pot_after: int
-    seats: tuple  # PreviewSeat per seat, in seat order
-
-
-def deal_preview(scored, candidate, seats):
-    """The preview of `candidate` (an unsaved Deal, its number set) from `scored`, the round
-    scored with it by the deal form's own validation (`scoring`, the same as saving): its summary,
-    each seat's share and total once saved. Nothing is written."""
-    outcome = scored.result.deals[candidate.number - 1]
-    result = outcome.result
-    names = scored.names
-    candidate.made = result.made
-    return DealPreview(
-        number=candidate.number,
-        summary=_deal_summary(candidate, names, result.made, result.diff),
-        announces=_announces(candidate, names),
-        unit=result.unit,
-        pot_after=outcome.pot_after,
-        seats=tuple(
-            PreviewSeat(
-                name=names[seat.player_id],
-                colour=seat.colour,
-                share=result.shares.get(names[seat.player_id], 0),
-                total=scored.result.totals[names[seat.player_id]],
-            )
-            for seat in seats
-        ),
-    )
-
-
-@dataclass(frozen=True)
-class PaperRow:
-    name: str
-    colour: str
-    computed: int | None
-    paper: int
-    gap: int  # paper − computed: 0 when they agree
-    suspects: tuple  # numbers of the deals that could explain the gap
-
-
-@dataclass(frozen=True)
-class PaperCheck:
-    """The paper sheet's final totals (typed at the end of the night) against the computed ones."""
-
-    entered: bool
-    rows: tuple  # PaperRow per seat, in seat order
-    paper_sum: int  # a paper sheet's totals cancel out (0) unless one of its additions is wrong
-
-    @property
-    def agrees(self):
-        return self.entered and all(row.gap == 0 for row in self.rows)
-
-    @property
-    def gaps(self):
-        return tuple(row for row in self.rows if row.gap)
-
-
-def _proportional(gaps, shares):
-    """Whether the gaps are one same multiple of the deal's shares (one deal entered with the
-    wrong points, bouts, contract or outcome moves every player by a multiple of his share)."""
-    ratio = None
-    for gap, share in zip(gaps, shares, strict=True):
-        if share == 0:
-            if gap:
-                return False
-            continue
-        if ratio is None:
-            ratio = (gap, share)
-        elif gap * ratio[1] != ratio[0] * share:
-            return False
-    return ratio is not None and ratio[0] != 0
-
-
-def paper_check(paper_totals, seats, deals):
-    """Compare `paper_totals` ({player id (str): total}) with the seats' computed totals; for each
-    gap, the deals that could explain it, most likely first: those whose shares the gaps of the
-    whole table are a multiple of (one deal mistyped), then those where the player's share is the
-    gap or half of it (a deal left out or counted twice, or its outcome reversed)."""
-    if not paper_totals:
-        return PaperCheck(False, (), 0)
-    computed = [seat.total or 0 for seat in seats]
-    paper = [paper_totals.get(str(seat.player_id), 0) for seat in seats]
-    gaps = [p - c for p, c in zip(paper, computed, strict=True)]
-    whole = [deal.number for deal in deals if any(gaps) and _proportional(gaps, deal.shares)]
-    rows = []
-    for index, seat in enumerate(seats):
-        gap, suspects = gaps[index], []
-        if gap:
-            suspects = [deal.number for deal in deals if deal.number in whole and deal.shares[index]]
-            suspects += [
-                deal.number
-                for deal in deals
-                if deal.number not in suspects
-                and deal.shares[index]
-                and abs(gap)
-                in (
-                    abs(deal.shares[index]),
-                    2 * abs(deal.shares[index]),
-                )
-            ]
-        rows.append(PaperRow(seat.name, seat.colour, seat.total, paper[index], gap, tuple(suspects)))
-    return PaperCheck(True, tuple(rows), sum(paper))

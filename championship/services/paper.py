@@ -1,6 +1,6 @@
 """The paper check of a round: the paper sheet's final totals, typed at the end of the night and
 stored with the round (with its history), to be compared with the totals the site computes
-(`championship.rounds.display.paper_check`) by the secretary and by the official who homologates."""
+(`championship.rounds.paper.paper_check`) by the secretary and by the official who homologates."""
 
 from django.db import transaction
 

@@ -6,7 +6,8 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from championship.cup.state import cup_state, season_outlook, status_assumption, status_rows
+from championship.cup.outlook import season_outlook, status_assumption, status_rows
+from championship.cup.state import cup_state
 from championship.cup.tables import CupStatusTable
 from championship.lib.summaries import cached_html
 from championship.standings.season import season_standings

@@ -30,8 +30,8 @@ from championship.forms import (
 )
 from championship.models import Adjustment, Round, SubmissionKey
 from championship.rounds import data as round_data
-from championship.rounds.display import deal_preview as score_preview
 from championship.rounds.display import round_display
+from championship.rounds.preview import deal_preview as score_preview
 from championship.services import RoundError
 from championship.views.access import (
     edit_url,

@@ -14,7 +14,7 @@ from championship.cup.state import cup_state
 from championship.lib.summaries import cached
 from championship.models import Round
 from championship.reports.access import may_read_report
-from championship.reports.display import reports_due
+from championship.reports.due import reports_due
 from championship.standings.lateness import default_as_of
 from championship.standings.season import season_standings
 from federation.context_processors import current_season

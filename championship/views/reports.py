@@ -27,16 +27,10 @@ from championship.forms import BoardReportForm, ReportForm
 from championship.lib.pdf import PdfRenderError, stored_pdf
 from championship.models import Round
 from championship.reports.access import may_read_report
-from championship.reports.display import (
-    bulletin_context,
-    bulletin_filename,
-    render_markdown,
-    report_author,
-    report_display,
-    report_filename,
-    report_of,
-)
+from championship.reports.bulletin import bulletin_context, bulletin_filename
+from championship.reports.display import render_markdown, report_display, report_filename
 from championship.services import RoundError, save_report
+from championship.standings.lateness import report_author, report_of
 from championship.views.access import get_round
 from federation.models import Season
 from federation.roles import is_board, player_of

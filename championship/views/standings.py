@@ -13,7 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from championship.cup.state import cup_champion, cup_rounds_of
+from championship.cup.outlook import cup_champion
+from championship.cup.state import cup_rounds_of
 from championship.forms import RulebookForm, refused
 from championship.labels import english_ordinal, french_active, of_player
 from championship.lib.summaries import cached_html, cached_many

@@ -93,8 +93,8 @@ def wait_for_warming(timeout=30):
 
 def warm(pk):
     """Compute and store the figures and pieces of season `pk` that its pages read first."""
-    from championship.cup.state import status_rows  # noqa: PLC0415 (views import this module's callers)
-    from championship.reports.display import reports_due  # noqa: PLC0415
+    from championship.cup.outlook import status_rows  # noqa: PLC0415 (views import this module's callers)
+    from championship.reports.due import reports_due  # noqa: PLC0415
     from championship.standings.lateness import default_as_of  # noqa: PLC0415
     from championship.standings.players import packed_pieces  # noqa: PLC0415
     from championship.standings.season import season_standings  # noqa: PLC0415

@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
-from championship.cup.state import cup_json, cup_state, remaining_rounds, season_statuses
+from championship.cup.outlook import remaining_rounds, season_statuses
+from championship.cup.state import cup_json, cup_state
 from championship.demo.cup import play_demo_cup, random_deal_specs
 from championship.models import Round
 from championship.services import create_round, homologate_round

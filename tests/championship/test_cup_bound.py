@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from championship.cup.state import season_outlook, season_statuses, status_rows
+from championship.cup.outlook import season_outlook, season_statuses, status_rows
 from championship.models import ChampionshipLine, Report, Round
 from championship.services import update_season_rulebook
 from championship.standings.season import season_standings

@@ -6,7 +6,8 @@ import datetime
 import pytest
 
 from championship.models import Report
-from championship.reports.display import bulletin_context, report_display
+from championship.reports.bulletin import bulletin_context
+from championship.reports.display import report_display
 from championship.standings.lateness import round_late_report_line, season_author
 from championship.standings.season import load_season, season_standings
 from federation.models import Player

@@ -6,14 +6,10 @@ from decimal import Decimal
 import pytest
 
 from championship.models import Report, Round
-from championship.reports.display import (
-    render_markdown,
-    report_display,
-    reports_due,
-    save_report,
-    totals_chart,
-)
+from championship.reports.display import render_markdown, report_display, totals_chart
+from championship.reports.due import reports_due
 from championship.rounds.display import round_display
+from championship.services.reports import file_report as save_report
 from championship.standings.lateness import DUE, LATE, MISSING, ON_TIME, report_author, report_status
 from tests.factories import make_round
 

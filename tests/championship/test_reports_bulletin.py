@@ -11,7 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from championship.models import Round
-from championship.reports.display import BULLETIN_DETAILED_ROWS, BULLETIN_LATEST_ROUNDS, bulletin_context
+from championship.reports.bulletin import BULLETIN_DETAILED_ROWS, BULLETIN_LATEST_ROUNDS, bulletin_context
 from championship.services import create_round
 from federation.models import Player
 

@@ -8,13 +8,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from championship.models import Report, Round
-from championship.reports.display import (
-    REPORT_TEXT_MAX_LENGTH,
-    render_markdown,
-    save_report,
-    validate_report_text,
-)
+from championship.reports.display import REPORT_TEXT_MAX_LENGTH, render_markdown, validate_report_text
 from championship.services import RoundError
+from championship.services.reports import file_report as save_report
 from championship.sheets import SheetImportError, import_sheets
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 

@@ -10,7 +10,8 @@ from django.urls import reverse
 from championship.lib import pdf
 from championship.lib.pdf import RENDERER, render_pdf
 from championship.models import Report, Round
-from championship.reports.display import report_display, save_report
+from championship.reports.display import report_display
+from championship.services.reports import file_report as save_report
 from tests.factories import make_round, player
 
 from .test_reports_pdf import pdf_text

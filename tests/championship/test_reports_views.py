@@ -11,7 +11,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from championship.models import Report, Round
-from championship.reports.display import reports_due
+from championship.reports.due import reports_due
 from tests.factories import EXAMPLE_DEALS, EXAMPLE_PLAYERS, make_round, player
 
 from .test_reports import HOSTILE

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import CommandError, call_command
 
-from championship.cup.state import cup_champion
+from championship.cup.outlook import cup_champion
 from championship.models import Adjustment, ChampionshipLine, Report, Round
 from championship.services import homologate_round, rescore_round, update_season_rulebook
 from championship.standings.lateness import report_author

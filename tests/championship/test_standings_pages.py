@@ -13,7 +13,7 @@ from django.urls import NoReverseMatch, reverse
 
 from championship.lib.pdf import render_html
 from championship.models import ChampionshipLine, Report, Round
-from championship.reports.display import bulletin_context
+from championship.reports.bulletin import bulletin_context
 from championship.services import homologate_round
 from federation.models import Player
 from tests.championship.test_standings import PRESTIGE_AND_CHELEM, play, table

@@ -15,7 +15,8 @@ from django.utils import timezone, translation
 from championship.labels import written_date
 from championship.lib.pdf import render_html
 from championship.models import Report, Round
-from championship.reports.display import bulletin_context, report_display
+from championship.reports.bulletin import bulletin_context
+from championship.reports.display import report_display
 from tests.factories import make_round, player
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"

@@ -7,7 +7,7 @@ from django.urls import reverse
 from championship.cup.state import cup_state
 from championship.management.commands.demo import current_round_dates, current_season_dates
 from championship.models import ChampionshipLine, Deal, Report, Round
-from championship.reports.display import reports_due
+from championship.reports.due import reports_due
 from championship.rounds.display import round_display
 from championship.standings.season import season_standings
 from federation.models import Official, Player, Season
