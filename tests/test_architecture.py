@@ -23,6 +23,14 @@ MOST_MODULE_LINES = 500
 MOST_FUNCTION_LINES = 80
 # The sheet's schema is one declaration of every field of a sheet, its docs beside each.
 LONG_MODULES_ALLOWED = {"championship/sheets/schema.py"}
+# Functions over the limit, left for later (the lead: each names who splits it). The test fails
+# if one of them is gone or shorter than its figure here, so that the list never outlives them.
+KNOWN_LONG_FUNCTIONS = {
+    "championship/cup/state.py:cup_state": 97,
+    "championship/sheets/seasons.py:read_totals_table": 81,
+    "scoring/cup.py:qualify_for_final": 90,
+    "scoring/cup.py:playoff_status": 138,
+}
 
 SERVICES = "championship.services"
 # Who may import the write package: the services themselves, those who act on a request or a
@@ -88,7 +96,10 @@ def test_no_function_is_over_80_lines():
         for path in source_files()
         for name, length in long_functions(path)
     }
-    assert not long, long
+    unexpected = {name: length for name, length in long.items() if length > KNOWN_LONG_FUNCTIONS.get(name, 0)}
+    assert not unexpected, unexpected
+    gone = {name: length for name, length in KNOWN_LONG_FUNCTIONS.items() if long.get(name) != length}
+    assert not gone, f"split or shortened: update KNOWN_LONG_FUNCTIONS {gone} (now {long})"
 
 
 def test_the_size_checks_see_what_they_measure(tmp_path):
@@ -141,5 +152,6 @@ def test_tests_are_laid_out_like_the_packages_they_test():
     ]
     untested = [name for name in packages if name not in folders]
     assert not untested, untested
-    loose = sorted(path.name for path in tests.glob("test_*.py"))
-    assert len(loose) <= 3, loose
+    # at the root: the tests of root modules (the admin, the vocabulary) and the races' runner
+    loose = sorted(p.name for p in tests.glob("*.py") if p.name not in {"__init__.py", "conftest.py"})
+    assert loose == ["test_admin.py", "test_concurrency.py", "test_vocabulary.py"], loose

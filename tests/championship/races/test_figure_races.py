@@ -26,7 +26,7 @@ from championship.standings.tables import StandingsTable
 from championship.views import standings as standings_views
 from federation.models import Season
 from federation.snapshot import read_snapshot
-from tests.championship.test_read_cost import figures, make_season, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import figures, make_season, rounds_every_write_can_touch
 from tests.factories import player
 
 from .conftest import RACES

@@ -17,7 +17,7 @@ from championship.sheets.schema import Sheet
 from federation.models import Player
 from tests.factories import EXAMPLE_PLAYERS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_FILE = ROOT / "docs" / "sheet.schema.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
 SHEETS = [

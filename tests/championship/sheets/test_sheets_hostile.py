@@ -27,8 +27,8 @@ from championship.sheets.grid import Wanted
 from championship.sheets.seasons import read_totals_table
 from championship.sheets.spreadsheet import prepare_source
 from championship.sheets.workbooks import render, round_tables
-from tests.championship import hostile_workbooks as hostile
-from tests.championship.test_sheets_spreadsheet import imported_example, players, scored  # noqa: F401
+from tests.championship.sheets import hostile_workbooks as hostile
+from tests.championship.sheets.test_sheets_spreadsheet import imported_example, players, scored  # noqa: F401
 
 ROUND, SEASON = "manche", "saison"
 

@@ -22,7 +22,7 @@ from championship.services import (
 from federation.models import Official, Player, Season
 from tests.factories import EXAMPLE_PLAYERS, make_round
 
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "fixtures" / "sheets" / "example.json")
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "fixtures" / "sheets" / "example.json")
 REASON = "Garde à 3 points, vote du 12 mars"
 
 

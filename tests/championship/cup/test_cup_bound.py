@@ -18,7 +18,7 @@ from championship.standings.season import season_standings
 from federation.models import Player, Season
 from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.cup_reasons import french
-from tests.championship.cup_helpers import play_totals, round_limits
+from tests.championship.cup.cup_helpers import play_totals, round_limits
 from tests.factories import make_round
 
 SEATS = ["Chloé", "P1", "P2", "P3", "P4"]

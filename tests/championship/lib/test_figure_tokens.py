@@ -22,7 +22,7 @@ from championship.standings.lateness import default_as_of
 from championship.standings.season import compute_standings, load_season, season_standings
 from federation.models import Official, Player, Season
 from federation.snapshot import in_read_snapshot, read_snapshot
-from tests.championship.test_read_cost import WRITES, figures, make_season, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import WRITES, figures, make_season, rounds_every_write_can_touch
 from tests.factories import make_round, player
 
 

@@ -12,11 +12,11 @@ from championship.reports.display import REPORT_TEXT_MAX_LENGTH, render_markdown
 from championship.services import RoundError
 from championship.services.reports import file_report as save_report
 from championship.sheets import SheetImportError, import_sheets
+from tests.championship.sheets.test_sheets import example
 from tests.factories import EXAMPLE_PLAYERS, make_round, player
 
 from .test_reports_pdf import pdf_text
 from .test_reports_views import edit_url, login, page_url, with_user
-from .test_sheets import example
 
 PAYLOAD = "<script>fetch('/manches/').then(r => r.text())</script>"
 TOO_LONG = "a" * (REPORT_TEXT_MAX_LENGTH + 1)

@@ -18,8 +18,8 @@ from federation.models import Player, Season
 from tests.conftest import make_player
 from tests.factories import EXAMPLE_PLAYERS, EXAMPLE_TOTALS
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
-DEMO_SHEETS = Path(__file__).resolve().parents[2] / "championship" / "demo" / "sheets"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sheets"
+DEMO_SHEETS = Path(__file__).resolve().parents[3] / "championship" / "demo" / "sheets"
 DEMO = sorted(DEMO_SHEETS.glob("manche-*.json"))
 
 

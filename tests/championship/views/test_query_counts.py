@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from championship.models import Report, Round
 from federation.models import Player, Season
-from tests.championship.test_standings import play, table
+from tests.championship.standings.test_standings import play, table
 from tests.factories import make_round
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]

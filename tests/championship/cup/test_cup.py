@@ -22,7 +22,7 @@ from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
-from tests.championship.cup_helpers import (
+from tests.championship.cup.cup_helpers import (
     leaders_and_trailers,
     names,
     play_final,

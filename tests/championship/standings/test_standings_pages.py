@@ -16,7 +16,7 @@ from championship.models import ChampionshipLine, Report, Round
 from championship.reports.bulletin import bulletin_context
 from championship.services import homologate_round
 from federation.models import Player
-from tests.championship.test_standings import PRESTIGE_AND_CHELEM, play, table
+from tests.championship.standings.test_standings import PRESTIGE_AND_CHELEM, play, table
 from tests.factories import make_round
 
 NAMES = ["Alice", "Bruno", "Chloé", "David", "Émile"]

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from championship.cup.state import cup_state
 from championship.models import Round
-from tests.championship.cup_helpers import (
+from tests.championship.cup.cup_helpers import (
     leaders_and_trailers,
     names,
     play_final,

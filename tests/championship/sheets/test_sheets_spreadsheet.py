@@ -24,7 +24,7 @@ from championship.sheets.workbooks import render, round_tables, template_tables
 from federation.models import Player
 from tests.factories import EXAMPLE_PLAYERS, EXAMPLE_TOTALS
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sheets"
 
 
 def example():

@@ -23,7 +23,13 @@ from championship.standings.season import compute_standings, load_season
 from federation.models import Player, Season
 from federation.snapshot import read_snapshot
 from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
-from tests.championship.test_read_cost import PAGES, WRITES, build, page_queries, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import (
+    PAGES,
+    WRITES,
+    build,
+    page_queries,
+    rounds_every_write_can_touch,
+)
 from tests.factories import make_round, player
 
 

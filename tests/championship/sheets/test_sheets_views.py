@@ -15,7 +15,7 @@ from championship.services import homologate_round
 from federation.models import Player
 from tests.factories import EXAMPLE_PLAYERS, EXAMPLE_TOTALS, make_round
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sheets"
 IMPORT_URL = reverse("championship:round_import")
 
 

@@ -21,7 +21,7 @@ from federation.models import Player
 from tests.conftest import make_player
 from tests.factories import EXAMPLE_PLAYERS
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sheets"
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from django.urls import reverse
 from championship.models import Round
 from federation.models import Official, Season
 from scoring import french
-from tests.championship.test_sheets_season_import import (
+from tests.championship.sheets.test_sheets_season_import import (
     PLAYERS,
     assert_stored_as_homologated,
     csv_table,

@@ -216,7 +216,7 @@ def test_it_shows_the_leaders_and_follows_each_new_round(client, db):
     once (their cached summary follows the season's writes)."""
     from championship.standings.season import season_standings
     from scoring.french import num
-    from tests.championship.test_standings import play, table
+    from tests.championship.standings.test_standings import play, table
 
     season = Season.objects.create(
         name="2010-2011", start_date=datetime.date(2010, 9, 1), end_date=datetime.date(2011, 6, 30)

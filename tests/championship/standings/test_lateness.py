@@ -11,7 +11,7 @@ from championship.reports.display import report_display
 from championship.standings.lateness import round_late_report_line, season_author
 from championship.standings.season import load_season, season_standings
 from federation.models import Player
-from tests.championship.test_standings import ROUND_DATE, play, table
+from tests.championship.standings.test_standings import ROUND_DATE, play, table
 
 
 @pytest.mark.parametrize(

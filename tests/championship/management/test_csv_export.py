@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from federation.models import Player
-from tests.championship.test_standings import play
+from tests.championship.standings.test_standings import play
 
 LEGACY = ["=cmd|' /C calc'!A0", "+33 6 12", "-800", "@SUM(A1:A9)", "\tTab\rRetour"]
 ESCAPED = ["'=cmd|' /C calc'!A0", "'+33 6 12", "'-800", "'@SUM(A1:A9)", "'\tTab\rRetour"]

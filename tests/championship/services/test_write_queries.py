@@ -22,7 +22,7 @@ from championship.sheets.store import _deal_spec
 from federation.models import Player, Season
 from tests.factories import EXAMPLE_PLAYERS, fifth_deal_data, make_round
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sheets"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "sheets"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 REASON = "Garde à 3, vote du 12 mars"
 PRISES = [
