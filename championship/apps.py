@@ -8,8 +8,9 @@ class ChampionshipConfig(AppConfig):
     verbose_name = "Championnat"
 
     def ready(self):
-        from championship import summaries, warming  # noqa: PLC0415 (models are ready now)
+        from championship.lib import summaries  # noqa: PLC0415 (models are ready now)
         from championship.models import FigureToken  # noqa: PLC0415
+        from championship.views import warming  # noqa: PLC0415 (models are ready now)
 
         post_migrate.connect(_install_triggers, sender=self, dispatch_uid="figure-tokens-triggers")
         pre_save.connect(_fresh_loaded_token, sender=FigureToken, dispatch_uid="figure-tokens-loaded")
@@ -18,8 +19,8 @@ class ChampionshipConfig(AppConfig):
 
 def _install_triggers(sender, using, **kwargs):
     """After every `migrate` (and `flush`): SQLite drops a table's triggers when a migration
-    rebuilds it, and a new model needs its own (`championship.figure_tokens`)."""
-    from championship.figure_tokens import install_triggers  # noqa: PLC0415
+    rebuilds it, and a new model needs its own (`championship.lib.figure_tokens`)."""
+    from championship.lib.figure_tokens import install_triggers  # noqa: PLC0415
 
     install_triggers(using)
 
@@ -28,6 +29,6 @@ def _fresh_loaded_token(sender, instance, raw=False, **kwargs):
     """A token read from a fixture (`loaddata`) is replaced by a new one: the rows loaded with
     it may not be the state it was the token of."""
     if raw:
-        from championship.figure_tokens import new_token  # noqa: PLC0415
+        from championship.lib.figure_tokens import new_token  # noqa: PLC0415
 
         instance.token = new_token()

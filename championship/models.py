@@ -310,8 +310,8 @@ class ChampionshipLine(models.Model):
 class FigureToken(models.Model):
     """The token of a season's computed figures: a random value that changes, in the same
     transaction, with every write of a row those figures are computed from. Database triggers
-    keep it (`championship.figure_tokens`), whatever writes the row: a service, the admin, a
-    restore, `loaddata`, SQL by hand. Cached figures are stored under it (`championship.summaries`).
+    keep it (`championship.lib.figure_tokens`), whatever writes the row: a service, the admin, a
+    restore, `loaddata`, SQL by hand. Cached figures are stored under it (`championship.lib.summaries`).
     """
 
     season = models.OneToOneField(Season, primary_key=True, on_delete=models.CASCADE, related_name="+")

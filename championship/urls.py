@@ -1,8 +1,10 @@
-from championship.views import cup, feeds, reports, rounds, sheets, standings
+from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings
 
 app_name = "championship"
 urlpatterns = [
     *rounds.urlpatterns,
+    *desk.urlpatterns,
+    *board.urlpatterns,
     *sheets.urlpatterns,
     *standings.urlpatterns,
     *reports.urlpatterns,

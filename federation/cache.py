@@ -5,7 +5,7 @@ Django's file cache, with three changes:
 - `add` is atomic (a file linked into place fails if another process linked it first), so a
   lock taken with `add` is held by one process only;
 - a key of the form `GROUP@GENERATION/NAME` is kept in a folder of its generation inside a folder
-  of its group (`championship.summaries` names a season's figures `…season@token/…`). When a
+  of its group (`championship.lib.summaries` names a season's figures `…season@token/…`). When a
   group's new generation gets its first entry, the generations of the group that nobody wrote
   to for `GRACE` seconds are removed, whole: figures of a state the database has left;
 - the entry limit (`MAX_ENTRIES`, other keys) removes expired entries, then the least recently

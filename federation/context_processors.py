@@ -1,6 +1,5 @@
 from django.utils.functional import SimpleLazyObject
 
-from championship.queue import homologation_queue
 from federation.models import Season
 
 _UNREAD = object()
@@ -15,9 +14,5 @@ def current_season(request):
 
 
 def federation(request):
-    # Lazy: a page that never shows the season (a PDF, a redirect) does not read it, and the
-    # board's queue is read only for a logged-in member, once, by the navigation.
-    return {
-        "current_season": SimpleLazyObject(lambda: current_season(request)),
-        "homologation_queue": SimpleLazyObject(lambda: homologation_queue(request.user)),
-    }
+    # Lazy: a page that never shows the season (a PDF, a redirect) does not read it.
+    return {"current_season": SimpleLazyObject(lambda: current_season(request))}

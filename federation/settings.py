@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "federation.context_processors.federation",
+                "championship.context_processors.championship",
             ],
         },
     },
@@ -116,7 +117,7 @@ DATABASES = {
 
 
 def cache_settings(url, debug):
-    """The cache of the season figures (`championship.summaries`) from `CACHE_URL`. By default:
+    """The cache of the season figures (`championship.lib.summaries`) from `CACHE_URL`. By default:
     local memory in development (one process), files under `media/cache/` otherwise, which every
     server process of the machine shares (`federation.cache.FileCache`). Several machines:
     `redis://HOST:6379/0` (or `rediss://`). Also `file:///DIRECTORY`."""
@@ -147,7 +148,7 @@ def cache_settings(url, debug):
 
 
 CACHES = cache_settings(os.environ.get("CACHE_URL"), DEBUG)
-# After a write, its season's figures are computed again in the background (championship.warming).
+# After a write, its season's figures are computed again in the background (championship.views.warming).
 WARM_FIGURES = env_bool("WARM_FIGURES", True)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -308,7 +309,7 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}},
 }
 
-# Printable PDFs (championship.pdf): where they are kept once laid out (shared by the workers),
+# Printable PDFs (championship.lib.pdf): where they are kept once laid out (shared by the workers),
 # and the limits of one layout: memory it may add to its process, and seconds before it is stopped
 # (keep it under gunicorn's --timeout, 30 s by default).
 PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR") or BASE_DIR / "media" / "pdf")

@@ -7,7 +7,7 @@ write lock, so writers go on. `ReadSnapshotMiddleware` reads every GET and HEAD 
 the commands that print figures open their own.
 
 Cached figures are stored only when computed inside a snapshot (`in_read_snapshot`), together
-with a token read in the same snapshot (`championship.summaries`): so what a key holds is the
+with a token read in the same snapshot (`championship.lib.summaries`): so what a key holds is the
 figures of the one state of the database that carries its token.
 
 Inside a transaction opened by someone else (a service, a test), `read_snapshot()` opens

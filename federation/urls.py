@@ -2,11 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from federation import accounts, views
-
-federation_patterns = [
-    path("", views.home, name="home"),
-]
+from federation import accounts
 
 ACCOUNT = "registration/account/"
 
@@ -51,7 +47,8 @@ account_patterns = [
 ]
 
 urlpatterns = [
-    path("", include((federation_patterns, "federation"))),
+    # The home page is the competition's (championship.views.home); its name stays federation:home.
+    path("", include(("championship.views.home", "federation"))),
     path("", include("championship.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),

@@ -6,8 +6,8 @@ the value is fine; each path names the field its own way (« Lieu : … » in a 
 « champ « place » : … » in a sheet). `field_message` and the `validate_*` functions wrap them for
 forms and models.
 
-The bounds are declared once here: each fits what the database holds (PostgreSQL `integer` is
-32-bit, `smallint` 16-bit) and what a game night makes sense of.
+The competition's bounds (a round's number, total, deals; a bonus's points) are
+`championship.bounds`'; `Bounds` and `bounds_problem` are here, for every path.
 """
 
 import unicodedata
@@ -22,11 +22,6 @@ class Bounds(NamedTuple):
     low: int
     high: int
 
-
-ROUND_NUMBER = Bounds(1, 999)  # a season plays about forty rounds
-DEAL_NUMBER = Bounds(1, 200)  # a long night deals about sixty times
-ROUND_TOTAL = Bounds(-1_000_000, 1_000_000)  # a night's total is a few thousand points
-ADJUSTMENT_POINTS = Bounds(-100, 100)  # a whole season is worth a few hundred championship points
 
 # What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -70,24 +65,6 @@ def bounds_problem(value, bounds):
             "low": bounds.low,
             "high": bounds.high,
         }
-    return None
-
-
-def round_date_problem(date, season_name, start, end):
-    """A round is played within its season."""
-    if not start <= date <= end:
-        return gettext("le %(date)s n'est pas dans la saison %(season)s (du %(start)s au %(end)s)") % {
-            "date": f"{date:%d/%m/%Y}",
-            "season": season_name,
-            "start": f"{start:%d/%m/%Y}",
-            "end": f"{end:%d/%m/%Y}",
-        }
-    return None
-
-
-def deal_number_problem(number):
-    if number > DEAL_NUMBER.high:
-        return gettext("une manche compte au plus %(count)s donnes") % {"count": DEAL_NUMBER.high}
     return None
 
 

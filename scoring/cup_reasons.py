@@ -1,10 +1,10 @@
 """The reasons of the Coupe du Monde (docs/regles.md §6) as data, and their French.
 
-The cup's rules (`scoring.cup`) and its reading of the database (`championship.cup`) say why a
+The cup's rules (`scoring.cup`) and its reading of the database (`championship.cup.state`) say why a
 player is qualified, eliminated or in contention, out of the final or champion, as a `Reason`:
 a code and the figures and names its sentence needs. `french` writes that sentence as the
 `cup` command prints it and a French page shows it; a page in another language writes its own
-from the same code and figures (`championship.cup_labels`), never from the French sentence.
+from the same code and figures (`championship.cup.labels`), never from the French sentence.
 
 >>> french(Reason("unranked", {"minimum": 3, "rounds": 2}))
 'hors classement : moins de 3 manches (2 manches jouées)'
@@ -186,7 +186,7 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
         + (f", {_seed_tie(p)}" if p["tied"] else "")
         + ")"
     ),
-    # the play-off tables and the final (championship.cup)
+    # the play-off tables and the final (championship.cup.state)
     "table_qualifier": lambda p: f"{ordinal(p['position'], feminine=True)} place de la table {p['table']}",
     "best_third": lambda p: (
         f"meilleure {ordinal(p['position'], feminine=True)} place des tables (total {num(p['total'])})"
@@ -230,12 +230,12 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
         f"{ordinal(p['low'], feminine=True)} place du classement final selon les malus de "
         f"compte-rendu en retard à venir, pour {_places(p['places'])}"
     ),
-    # the regular rounds that may still change the ranking (championship.cup.status_assumption)
+    # the regular rounds that may still change the ranking (championship.cup.state.status_assumption)
     "rounds_scheduled": lambda p: f"{_played_as(p['count'], 'régulière')} encore au calendrier",
     "rounds_pending": lambda p: (
         f"{_played_as(p['count'], 'saisie')} mais pas encore {agree(p['count'], 'homologuée')}"
     ),
-    # what the stored rounds of the cup contradict (championship.cup): warnings
+    # what the stored rounds of the cup contradict (championship.cup.state): warnings
     "playoffs_without_plan": lambda p: (
         "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
         "play-offs : elles ne comptent pas."

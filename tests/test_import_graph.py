@@ -158,9 +158,53 @@ def test_the_graph_sees_every_kind_of_import(tmp_path):
 
 def test_there_is_no_import_cycle_among_the_projects_modules():
     graph = import_graph()
-    assert "championship.standings" in graph and "scoring.rulebook" in graph
+    assert "championship.standings.season" in graph and "scoring.rulebook" in graph
     found = cycles(graph)
     unexpected = [component for component in found if component not in KNOWN_CYCLES]
     assert not unexpected, "import cycles:\n" + "\n".join(path_through(graph, c) for c in unexpected)
     gone = KNOWN_CYCLES - set(found)
     assert not gone, f"cycles gone, remove them from KNOWN_CYCLES: {sorted(gone)}"
+
+
+# --- the order of the packages (docs/architecture.md) ------------------------------------------------
+# scoring < federation < championship, and the demo on top: a package imports only those below it.
+
+
+def within(name, prefix):
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def imports_of(graph, source, target):
+    """``{module of source (None: any): the modules of target it imports}``, for those that
+    import any."""
+    return {
+        name: sorted(t for t in targets if within(t, target))
+        for name, targets in graph.items()
+        if (source is None or within(name, source)) and any(within(t, target) for t in targets)
+    }
+
+
+def test_scoring_imports_neither_federation_nor_championship():
+    graph = import_graph()
+    assert imports_of(graph, "scoring", "federation") == {}
+    assert imports_of(graph, "scoring", "championship") == {}
+
+
+def test_federation_imports_nothing_of_championship():
+    """The URL conf includes the competition's URLs by name, and the settings name its apps and
+    context processor by string: neither is an import."""
+    graph = import_graph()
+    assert imports_of(graph, "federation", "championship") == {}
+    assert graph["championship.views.home"] and "federation.urls" in graph
+
+
+def test_the_demo_is_on_top():
+    """Nothing imports the demo but the demo and the management commands that build it."""
+    graph = import_graph()
+    importers = {
+        name
+        for name in imports_of(graph, None, "championship.demo")
+        if not within(name, "championship.demo") and not within(name, "championship.management.commands")
+    }
+    assert importers == set()
+    assert imports_of(graph, "championship.management.commands.demo", "championship.demo")

@@ -5,13 +5,14 @@ table (sheets); what they share in fields. Forms validate input and write nothin
 their cleaned data to a service."""
 
 from championship.forms.adjustments import AdjustmentForm
-from championship.forms.deals import DealForm, parse_points
+from championship.forms.deals import DealForm
 from championship.forms.deletions import MotifForm
 from championship.forms.reports import BoardReportForm, ReportForm
 from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreateForm, RoundDeleteForm
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
 from championship.forms.sheets import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
+from championship.forms.widgets import parse_points
 
 __all__ = [
     "STAGE_CHOICES",

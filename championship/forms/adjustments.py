@@ -4,8 +4,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from championship import bounds
 from championship.forms.fields import BoundedIntegerField, MotifMixin, TextField, key_field
-from federation import validators
 from federation.models import Player
 from scoring.french import signed
 
@@ -37,7 +37,7 @@ class AdjustmentForm(MotifMixin, forms.Form):
         if board:
             self.fields["points"] = BoundedIntegerField(
                 field_name=gettext("Points"),
-                bounds=validators.ADJUSTMENT_POINTS,
+                bounds=bounds.ADJUSTMENT_POINTS,
                 label=gettext("Points (Direction)"),
                 required=False,
                 help_text=gettext("Vide : les points du catalogue."),

@@ -5,17 +5,16 @@ engine itself: the form builds the candidate list of deals and scores the round 
 attaches the engine's `ScoringError` to the matching field.
 """
 
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship import choices
+from championship import bounds, choices
 from championship.forms.fields import MotifMixin, key_field, version_field
+from championship.forms.widgets import ButtonRadio, PlayerField, PlayersField, keyed, parse_points
 from championship.models import Deal
-from championship.services import DEAL_FIELDS, read_round_data, score_stored_round
-from federation import validators
+from championship.rounds.data import DEAL_FIELDS, read_round_data, score_stored_round
 from federation.models import Player
 from scoring.errors import ScoringError
 from scoring.vocabulary import KING, MAX_PLAYERS, POIGNEE_SIZES, QUEEN
@@ -67,92 +66,9 @@ PLAYED_ONLY = [
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
 
 
-def parse_points(text):
-    """Card points as typed on a phone: "44,5", "44.5", " 49 " -> Decimal; "" -> None."""
-    text = (text or "").strip().replace(" ", "").replace(",", ".")
-    if not text:
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(text) from None
-    if not value.is_finite():
-        raise ValueError(text)
-    return value
-
-
-class ButtonRadio(forms.RadioSelect):
-    """Radio buttons drawn as big buttons (`_segmented.html`): `extra` maps a choice's value to
-    its chip `colour` (a seat's) and its keyboard `key` (« b 2 »: either key), given to the
-    template and, for the key, to the script as `data-key`."""
-
-    def __init__(self, *args, extra=None, **kwargs):
-        self.extra = extra or {}
-        super().__init__(*args, **kwargs)
-
-    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
-        option = super().create_option(name, value, label, selected, index, subindex, attrs)
-        extra = self.extra.get(str(value), {})
-        option["colour"] = extra.get("colour", "")
-        option["key"] = extra.get("key", "")
-        if option["key"]:
-            option["attrs"]["data-key"] = option["key"]
-        return option
-
-
-def keyed(keys):
-    return {value: {"key": key} for value, key in keys.items()}
-
-
-class PlayerField(forms.CharField):
-    """A player given by id. Any registered player passes, so that the engine can say who is
-    not seated; `special` values (e.g. « seul ») pass through unchanged. `known` (id → Player,
-    the seated players the form has read) spares a query for them."""
-
-    def __init__(self, *args, special=(), **kwargs):
-        self.special = special
-        self.known = {}
-        super().__init__(*args, **kwargs)
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in self.empty_values:
-            return None
-        if value in self.special:
-            return value
-        if not str(value).isdigit():
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        player = self.known.get(int(value)) or Player.objects.filter(pk=value).first()
-        if player is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return player
-
-
-class PlayersField(forms.MultipleChoiceField):
-    """Several players by id (checkboxes); duplicates and players not seated reach the engine.
-    `known` (id → Player, the seated players) spares a query for them."""
-
-    def __init__(self, *args, **kwargs):
-        self.known = {}
-        super().__init__(*args, **kwargs)
-
-    def valid_value(self, value):
-        return str(value).isdigit()
-
-    def clean(self, value):
-        values = super().clean(value)
-        players = {pk: player for pk, player in self.known.items() if str(pk) in values}
-        others = [int(v) for v in values if int(v) not in players]
-        if others:
-            players.update(Player.objects.in_bulk(others))
-        if any(int(v) not in players for v in values):
-            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
-        return [players[int(v)] for v in values]
-
-
 class DealForm(MotifMixin, forms.Form):
     """Add the next deal of a round (`deal=None`) or correct `deal`. `data`: the round's seats
-    (players joined) and deals as the view read them (`services.read_round_data`), else read
+    (players joined) and deals as the view read them (`rounds.data.read_round_data`), else read
     here. `preview`: only scored, never saved (no correction reason asked)."""
 
     kind = forms.CharField(
@@ -378,7 +294,7 @@ class DealForm(MotifMixin, forms.Form):
 
     def clean(self):
         data = super().clean()
-        if problem := validators.deal_number_problem(self.number):
+        if problem := bounds.deal_number_problem(self.number):
             self.add_error(
                 None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
             )

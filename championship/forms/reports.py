@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from championship.forms.fields import PlayerChoiceField
 from championship.models import Report
-from championship.reports import validate_report_text
+from championship.reports.display import validate_report_text
 from federation.models import Player
 
 

@@ -7,7 +7,7 @@ from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from championship import choices
+from championship import bounds, choices
 from championship.choices import CHIPS_LABELS
 from championship.forms.fields import (
     MOTIF_MAX_LENGTH,
@@ -20,7 +20,7 @@ from championship.forms.fields import (
 )
 from championship.labels import of_player
 from championship.models import COLOURS, Round
-from championship.services import next_round_number
+from championship.rounds.data import next_round_number
 from federation import validators
 from federation.models import Player
 from scoring.vocabulary import FINAL, MAX_PLAYERS, PLAYOFF, PLAYOFF_TABLES, REGULAR, TABLE_SIZES
@@ -48,7 +48,7 @@ class RoundCreateForm(forms.Form):
     stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial=REGULAR)
     number = BoundedIntegerField(
         field_name=_("Numéro"),
-        bounds=validators.ROUND_NUMBER,
+        bounds=bounds.ROUND_NUMBER,
         label=_("Numéro"),
         required=False,
         error_messages={"invalid": _("Numéro : un nombre entier.")},
@@ -92,7 +92,7 @@ class RoundCreateForm(forms.Form):
             )
             self.fields[f"total_{row}"] = BoundedIntegerField(
                 field_name=gettext("Total %(row)s") % values,
-                bounds=validators.ROUND_TOTAL,
+                bounds=bounds.ROUND_TOTAL,
                 label=gettext("Total %(row)s") % values,
                 required=False,
                 widget=forms.NumberInput(attrs={"placeholder": gettext("total (ex. -120)")}),
@@ -112,7 +112,7 @@ class RoundCreateForm(forms.Form):
         data = super().clean()
         if data.get("date") is not None:
             season = self.season
-            problem = validators.round_date_problem(
+            problem = bounds.round_date_problem(
                 data["date"], season.name, season.start_date, season.end_date
             )
             if problem:

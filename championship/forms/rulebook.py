@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from championship.services import REASON_MAX_LENGTH
+from federation.history import REASON_MAX_LENGTH
 from scoring.rulebook import RulebookError, load_rulebook
 
 

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext
 
+from championship import bounds
 from championship.choices import CHIPS_LABELS
 from championship.forms.fields import (
     BoundedIntegerField,
@@ -12,8 +13,7 @@ from championship.forms.fields import (
 )
 from championship.labels import of_player
 from championship.models import COLOURS
-from championship.services import seats_in_order
-from federation import validators
+from championship.rounds.data import seats_in_order
 
 
 class SeatTotalsForm(MotifMixin, forms.Form):
@@ -28,7 +28,7 @@ class SeatTotalsForm(MotifMixin, forms.Form):
             who = {"of_player": of_player(seat.player.name, "for")}
             self.fields[f"total_{seat.position}"] = BoundedIntegerField(
                 field_name=gettext("Total %(of_player)s") % who,
-                bounds=validators.ROUND_TOTAL,
+                bounds=bounds.ROUND_TOTAL,
                 label=seat.player.name,
                 initial=seat.total,
                 error_messages={
@@ -127,7 +127,7 @@ class PaperTotalsForm(MotifMixin, forms.Form):
             who = {"of_player": of_player(seat.player.name, "for")}
             self.fields[f"paper_{seat.position}"] = BoundedIntegerField(
                 field_name=gettext("Total %(of_player)s sur la feuille") % who,
-                bounds=validators.ROUND_TOTAL,
+                bounds=bounds.ROUND_TOTAL,
                 label=seat.player.name,
                 initial=paper.get(str(seat.player_id)),
                 error_messages={

@@ -1,9 +1,10 @@
-"""The token of each season's figures, and the triggers that change it (championship.figure_tokens)."""
+"""The token of each season's figures, and the triggers that change it (championship.lib.figure_tokens)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-from championship.figure_tokens import install_triggers, remove_triggers
+# The triggers moved with the figure cache to championship.lib (issue 22); the migration runs the same code.
+from championship.lib.figure_tokens import install_triggers, remove_triggers
 
 
 def install(apps, schema_editor):

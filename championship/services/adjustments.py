@@ -5,9 +5,10 @@ from django.db import transaction
 
 from championship.models import Adjustment
 from championship.services.checks import checked_adjustment
-from championship.services.errors import RoundError
+from championship.services.deletions import delete_and_rescore
 from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.services.rounds import _author, scored_or_refused
+from championship.services.scores import scored_or_refused
+from federation.history import audited
 
 
 @transaction.atomic
@@ -23,23 +24,13 @@ def add_adjustment(
     check_homologated_change(round_, reason)
     adjustment = checked_adjustment(round_, player, code, points, note, entered_by)
     bump(round_)
-    with _author(entered_by):
-        adjustment._change_reason = reason
-        adjustment.save()
+    with audited(entered_by, reason) as audit:
+        audit.save(adjustment)
         scored_or_refused(round_, reason)
     return adjustment
 
 
 @transaction.atomic
-def delete_adjustment(adjustment, motif=None, *, version=None, user=None):
-    round_ = adjustment.round
-    lock_round(round_, version=version)
-    check_homologated_change(round_, motif)
-    stored = Adjustment.objects.filter(pk=adjustment.pk).first()
-    if stored is None:
-        raise RoundError("missing", "Ce bonus ou malus n'existe plus : il vient d'être supprimé.")
-    bump(round_)
-    with _author(user):
-        stored._change_reason = motif
-        stored.delete()
-        scored_or_refused(round_, motif)
+def delete_adjustment(adjustment, reason=None, *, version=None, user=None):
+    missing = "Ce bonus ou malus n'existe plus : il vient d'être supprimé."
+    delete_and_rescore(Adjustment, adjustment, reason, version=version, user=user, missing=missing)

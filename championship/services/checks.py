@@ -3,6 +3,7 @@ of the season's catalogue within its bounds, a report's text."""
 
 from django.core.exceptions import ValidationError
 
+from championship import bounds
 from championship.models import Adjustment, Report
 from championship.services.errors import RoundError
 from federation import validators
@@ -20,7 +21,7 @@ def checked_adjustment(round_, player, code, points, note, entered_by):
         ) from None
     if points is None:
         points = entry.points
-    problem = validators.bounds_problem(points, validators.ADJUSTMENT_POINTS)
+    problem = validators.bounds_problem(points, bounds.ADJUSTMENT_POINTS)
     if problem:
         raise RoundError("points", validators.field_message("Points", problem))
     note = note or ""

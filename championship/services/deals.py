@@ -9,39 +9,23 @@ with its history record and rescores the round.
 
 from django.db import transaction
 
+from championship import bounds
 from championship.models import Deal, Round
-from championship.services.errors import RoundError
-from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
-from championship.services.rounds import (
+from championship.rounds.data import (
+    DEAL_FIELDS,
     RoundData,
-    _author,
-    apply_scores,
     counts_for_championship,
     current_data,
     read_round_data,
     score_stored_round,
-    scored_or_refused,
-    write_scores,
+    scored_from,
 )
-from federation import validators
+from championship.services.deletions import delete_and_rescore
+from championship.services.errors import RoundError
+from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from championship.services.scores import apply_scores, write_scores
+from federation.history import audited
 from scoring.errors import ScoringError
-
-DEAL_FIELDS = [
-    "kind",
-    "dealer",
-    "taker",
-    "contract",
-    "called",
-    "called_rank",
-    "partner",
-    "bouts",
-    "points",
-    "poignees",
-    "miseres",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
-]
 
 
 def _check_entry(round_):
@@ -49,15 +33,19 @@ def _check_entry(round_):
         raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
 
 
-def _validate(round_, candidate, data):
+def _validate(round_, candidate, data, scored=None):
     """Score the round with `candidate` in place of (or after) its deal of that number: a deal the
     engine refuses is refused before anything is written. Returns the `ScoreChanges` of the
-    round with the candidate (its figures set on it, the other rows to write listed)."""
+    round with the candidate (its figures set on it, the other rows to write listed). `scored`:
+    the round its caller scored with the same candidate (a form's), used if it was scored from
+    exactly these inputs (`rounds.data.scored_from`), else the round is scored here."""
     deals = [deal for deal in data.deals if deal.number != candidate.number]
     deals.insert(candidate.number - 1, candidate)
     data = RoundData(data.seats, deals, data.adjustments, data.version)
     try:
-        scored = score_stored_round(round_, deals, seats=data.seats)
+        scored = scored_from(scored, round_, data.seats, deals) or score_stored_round(
+            round_, deals, seats=data.seats
+        )
     except ScoringError as error:
         raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
     changes = apply_scores(round_, data, scored)  # the figures set in memory, nothing written
@@ -74,7 +62,9 @@ def _taken(number):
 
 
 @transaction.atomic
-def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None, user=None, data=None):
+def add_deal(
+    round_, fields, *, number=None, version=None, key=None, reason=None, user=None, data=None, scored=None
+):
     """Store the next deal of `round_` and rescore it; return the Deal.
 
     `number`: the number the deal was entered as (refused with `deal_number` if another deal
@@ -82,8 +72,9 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     `data`: the round's inputs as the caller read them (`read_round_data`), used if the round
     has not changed since, else read again under the lock. Once the deal is stored, `data` (if
     it was used) is the round as stored: the deal appended, every figure set, the championship
-    lines computed, and `data.version` the round's new version; a caller whose `data.version`
-    differs from `round_.version` afterwards reads the round again.
+    lines computed, `data.scored` the round scored, and `data.version` the round's new version;
+    a caller whose `data.version` differs from `round_.version` afterwards reads the round again.
+    `scored`: the round scored with this deal by the caller (the form's check), see `_validate`.
     """
     lock_round(round_, version=version)
     claim_key(round_, key)
@@ -98,19 +89,19 @@ def add_deal(round_, fields, *, number=None, version=None, key=None, reason=None
     next_number = len(data.deals) + 1
     if number is not None and number != next_number:
         raise _taken(number)
-    problem = validators.deal_number_problem(next_number)
+    problem = bounds.deal_number_problem(next_number)
     if problem:
         raise RoundError("deals", f"Donne {next_number} : {problem}.")
     bump(round_, write=False)  # written with the round's figures, under the lock
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
-    changes = _validate(round_, deal, data)
-    with _author(user):
-        deal._change_reason = reason
-        deal.save()  # with its figures: only what else moved is written after it
+    changes = _validate(round_, deal, data, scored)
+    with audited(user, reason) as audit:
+        audit.save(deal)  # with its figures: only what else moved is written after it
         write_scores(round_, changes, reason, version=True)
     data.deals.append(deal)
     data.lines = changes.lines if counts_for_championship(round_) else []
+    data.scored = changes.scored
     data.version = round_.version
     return deal
 
@@ -132,32 +123,25 @@ def change_deal(deal, fields, *, version=None, reason=None, user=None):
         setattr(stored, name, fields.get(name))
     _defaults(stored)
     changes = _validate(round_, stored, data)
-    with _author(user):
-        stored._change_reason = reason
-        stored.save()  # with its figures
+    with audited(user, reason) as audit:
+        audit.save(stored)  # with its figures
         write_scores(round_, changes, reason)
     return stored
 
 
 @transaction.atomic
-def delete_deal(deal, motif=None, *, version=None, user=None):
+def delete_deal(deal, reason=None, *, version=None, user=None):
     """Delete a deal, renumber the following ones and rescore the round."""
-    round_ = deal.round
-    lock_round(round_, version=version)
-    check_homologated_change(round_, motif)
-    stored = Deal.objects.filter(pk=deal.pk).first()
-    if stored is None:
-        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
-    bump(round_)
-    with _author(user):
-        number = stored.number
-        stored._change_reason = motif
-        stored.delete()
-        for following in round_.deals.filter(number__gt=number).order_by("number"):
+
+    def renumber_the_following(stored, audit):
+        for following in deal.round.deals.filter(number__gt=stored.number).order_by("number"):
             following.number -= 1
-            following._change_reason = motif
-            following.save(update_fields=["number"])
-        scored_or_refused(round_, motif)
+            audit.save(following, update_fields=["number"])
+
+    missing = f"La donne {deal.number} n'existe plus : elle vient d'être supprimée."
+    delete_and_rescore(
+        Deal, deal, reason, version=version, user=user, missing=missing, then=renumber_the_following
+    )
 
 
 def _defaults(deal):

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from championship.services.errors import RoundError
-from championship.services.rounds import _author
+from federation.history import audited
 from federation.models import Official, Player, Season
 
 
@@ -23,10 +23,8 @@ def _check(obj, code, label, exclude=None):
 
 def _save(obj, reason, user, **options):
     """Save `obj` with its history record: `reason`, and `user` as its author."""
-    obj._change_reason = reason
-    with _author(user):
-        obj.save(**options)
-    return obj
+    with audited(user, reason) as audit:
+        return audit.save(obj, **options)
 
 
 @transaction.atomic

@@ -11,10 +11,10 @@ from django.db import IntegrityError
 from django.db.models import F
 from django.utils import timezone
 
-from championship.history import who
+from championship.lib.summaries import season_written
 from championship.models import Adjustment, Deal, Round, Seat, SubmissionKey
+from championship.rounds.history import who
 from championship.services.errors import RoundError
-from championship.summaries import season_written
 
 MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
 

@@ -1,13 +1,14 @@
 """The paper check of a round: the paper sheet's final totals, typed at the end of the night and
 stored with the round (with its history), to be compared with the totals the site computes
-(`championship.presenters.paper_check`) by the secretary and by the official who homologates."""
+(`championship.rounds.paper.paper_check`) by the secretary and by the official who homologates."""
 
 from django.db import transaction
 
+from championship import bounds
 from championship.services.errors import RoundError
 from championship.services.locking import bump, check_homologated_change, lock_round
-from championship.services.rounds import _author
 from federation import validators
+from federation.history import audited
 from scoring.french import of_name
 
 PAPER_REASON = "totaux de la feuille papier"
@@ -32,11 +33,10 @@ def set_paper_totals(round_, totals, *, version=None, reason=None, user=None):
             raise RoundError(
                 "paper", f"Total {of_name(names[player_id])} sur la feuille : un nombre entier est attendu."
             )
-        if problem := validators.bounds_problem(total, validators.ROUND_TOTAL):
+        if problem := validators.bounds_problem(total, bounds.ROUND_TOTAL):
             raise RoundError("paper", f"Total {of_name(names[player_id])} sur la feuille : {problem}.")
     bump(round_, write=False)  # written with the totals
     round_.paper_totals = {str(player_id): total for player_id, total in totals.items()}
-    round_._change_reason = reason or PAPER_REASON
-    with _author(user):
-        round_.save(update_fields=["paper_totals", "version"])
+    with audited(user, reason or PAPER_REASON) as audit:
+        audit.save(round_, update_fields=["paper_totals", "version"])
     return round_

@@ -8,7 +8,8 @@ from championship.models import Report
 from championship.services.checks import check_text
 from championship.services.errors import RoundError
 from championship.services.locking import lock_round
-from championship.services.rounds import _author
+from championship.standings.lateness import report_author
+from federation.history import audited
 
 
 def _stale(report):
@@ -54,7 +55,14 @@ def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=
     elif report.filed_on is None:
         report.filed_on = today
     report.version += 1
-    report._change_reason = reason or "compte-rendu rédigé"
-    with _author(user):
-        report.save()
+    with audited(user, reason or "compte-rendu rédigé") as audit:
+        audit.save(report)
     return report
+
+
+def file_report(round_, text, **options):
+    """`save_report`, a first report written by the designated author (``report_author``)
+    unless ``author`` is given."""
+    if options.get("author") is None and not Report.objects.filter(round=round_).exists():
+        options["author"] = report_author(round_)
+    return save_report(round_, text, **options)

@@ -2,8 +2,9 @@
 
 from django.db import transaction
 
-from championship.services.rounds import _author, required_reason, rescore_season
-from championship.summaries import season_written
+from championship.lib.summaries import season_written
+from championship.services.scores import required_reason, rescore_season
+from federation.history import audited
 from federation.models import Season
 from scoring.errors import ScoringError
 from scoring.rulebook import RulebookError, load_rulebook
@@ -21,11 +22,10 @@ def update_season_rulebook(season, text, user=None, reason=""):
     Season.objects.select_for_update().filter(pk=season.pk).first()
     season_written(season)
     season.rulebook_text = text
-    season._change_reason = reason
     if getattr(user, "is_authenticated", False):
         season._history_user = user
-    with _author(user):
-        season.save()
+    with audited(user, reason) as audit:
+        audit.save(season)
     try:
         rescore_season(season, reason, user)
     except ScoringError as error:

@@ -26,7 +26,8 @@ from pathlib import PurePath
 
 from championship.sheets.errors import SheetError, SheetImportError
 from championship.sheets.grid import Bounds, Formula, Limits, Line, Lines, plain
-from championship.sheets.xmlcells import read_ods, read_xlsx
+from championship.sheets.odscells import read_ods
+from championship.sheets.xmlcells import read_xlsx
 
 __all__ = ["CSV", "JSON", "ODS", "XLSX", "Formula", "Line", "detect_format", "read_grids"]
 

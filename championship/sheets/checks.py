@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from django.utils import translation
 
+from championship import bounds
 from championship.models import Round
 from championship.sheets.errors import SheetError, SheetImportError, stage_phrase
 from championship.sheets.parse import error_rank, parse_sheet
-from federation import validators
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board
 from scoring.deal import score_deal
@@ -163,7 +163,7 @@ class _Checker:
         if parsed.valid("date"):
             start, end = (season.start_date, season.end_date) if season else season_dates(name)
             date = datetime.date.fromisoformat(parsed.get("date"))
-            if problem := validators.round_date_problem(date, name, start, end):
+            if problem := bounds.round_date_problem(date, name, start, end):
                 self.fail("date", problem)
         if self.homologate and not board:
             self.fail("season", f"seule la Direction de la saison {name} peut homologuer une manche")

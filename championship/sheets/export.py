@@ -4,10 +4,10 @@ text of a sheet, one deal, player… per line."""
 import json
 from decimal import Decimal
 
-from championship.lateness import round_late_report_line
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.sheets.errors import SheetError, stage_phrase
 from championship.sheets.schema import PLAYOFF_TABLES, STAGES
+from championship.standings.lateness import round_late_report_line
 from federation.models import Season
 from scoring.championship import ITEM_ORDER
 from scoring.vocabulary import MAX_PLAYERS

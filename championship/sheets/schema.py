@@ -33,8 +33,9 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from championship import bounds
 from championship.models import Round
-from championship.reports import REPORT_TEXT_MAX_LENGTH
+from championship.reports.display import REPORT_TEXT_MAX_LENGTH
 from federation import validators
 from federation.models import SEASON_NAME
 from scoring.deal import DealInput, Poignee
@@ -226,7 +227,7 @@ Points = Annotated[
         }
     ),
 ]
-RoundTotal = _integer(validators.ROUND_TOTAL, "total de manche d'un joueur")
+RoundTotal = _integer(bounds.ROUND_TOTAL, "total de manche d'un joueur")
 
 
 def _no_default(schema):
@@ -235,7 +236,7 @@ def _no_default(schema):
 
 
 def _deals_schema(schema):
-    schema.update(minItems=1, maxItems=validators.DEAL_NUMBER.high)
+    schema.update(minItems=1, maxItems=bounds.DEAL_NUMBER.high)
     _no_default(schema)
 
 
@@ -387,7 +388,7 @@ class AdjustmentEntry(_Part):
     code: Annotated[str, _text_rule(), _text_schema("code du catalogue de la saison")] = Field(
         description="code du catalogue de la saison"
     )
-    points: _integer(validators.ADJUSTMENT_POINTS, "points, à la place de ceux du catalogue") | None = Field(
+    points: _integer(bounds.ADJUSTMENT_POINTS, "points, à la place de ceux du catalogue") | None = Field(
         None, description="points, à la place de ceux du catalogue (Direction seulement, sur le site)"
     )
     note: (
@@ -436,7 +437,7 @@ class Sheet(_Part):
     season: Annotated[
         str, AfterValidator(_season_name), _text_schema("la saison", pattern=r"^\d{4}-\d{4}$")
     ] = Field(description="la saison, deux années consécutives : « 2010-2011 »")
-    number: _integer(validators.ROUND_NUMBER, "numéro de la manche") = Field(
+    number: _integer(bounds.ROUND_NUMBER, "numéro de la manche") = Field(
         description="numéro de la manche, nouveau pour la saison, la phase et la table"
     )
     date: _date_type("date de la manche") = Field(
@@ -549,7 +550,7 @@ class Sheet(_Part):
         if isinstance(value, list):
             if not value:
                 fail("au moins une donne est attendue (ou « totals » pour une soirée sans donnes)")
-            if problem := validators.deal_number_problem(len(value)):
+            if problem := bounds.deal_number_problem(len(value)):
                 fail(f"{problem} (ici {len(value)})")
         return handler(value)
 

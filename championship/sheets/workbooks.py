@@ -40,7 +40,7 @@ from championship.sheets.spreadsheet import (
     SUIT_SHOWN,
     TOTAUX,
 )
-from championship.tables_standings import StandingsTable
+from championship.standings.tables import StandingsTable
 from federation.validators import spreadsheet_cell
 from scoring.vocabulary import PLAYOFF_TABLES, POIGNEE_SIZES
 

@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from django import template
 
-from championship import cup_labels, labels
+from championship import labels
+from championship.cup import labels as cup_labels
 from scoring import french
 
 register = template.Library()
@@ -115,6 +116,6 @@ def award_label(value):
 @register.filter
 def round_name(round_):
     """A round named in the active language: « 2026-2027 — Manche 10 » / « 2026-2027 — Round 10 »."""
-    from championship.presenters import round_title  # noqa: PLC0415 (presenters read the models)
+    from championship.rounds.display import round_title  # noqa: PLC0415 (presenters read the models)
 
     return f"{round_.season.name} — {round_title(round_)}"

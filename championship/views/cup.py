@@ -1,26 +1,23 @@
 """The Coupe du Monde pages: the bracket of a season (seeds, play-off tables, final, champion)
 and, during the season, each player's status for the play-offs. Both are public."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from championship.cup import cup_state, season_outlook, status_assumption, status_rows
-from championship.standings import season_standings
-from championship.summaries import cached_html
-from championship.tables_cup import CupStatusTable
-from federation.models import Season
+from championship.cup.outlook import season_outlook, status_assumption, status_rows
+from championship.cup.state import cup_state
+from championship.cup.tables import CupStatusTable
+from championship.lib.summaries import cached_html
+from championship.standings.season import season_standings
+from championship.views.access import get_season
 from federation.roles import can_enter_rounds
-
-
-def _get_season(name):
-    return get_object_or_404(Season, name=name)
 
 
 @require_GET
 def cup(request, name):
-    season = _get_season(name)
+    season = get_season(name)
     state = cup_state(season)
     context = {
         "season": season,
@@ -35,7 +32,7 @@ def cup(request, name):
 
 @require_GET
 def cup_status(request, name):
-    season = _get_season(name)
+    season = get_season(name)
     standings = season_standings(season)
     outlook = season_outlook(season, standings)
     rows = status_rows(season, standings, outlook)

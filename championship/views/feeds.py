@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 
 from championship.labels import written_date
 from championship.models import Report, Round
-from championship.presenters import round_title
-from championship.reports import render_markdown
+from championship.reports.display import render_markdown
+from championship.rounds.display import round_title
 from federation.models import Season
 from scoring.french import num
 

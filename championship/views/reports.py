@@ -24,20 +24,16 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.forms import BoardReportForm, ReportForm
+from championship.lib.pdf import PdfRenderError, stored_pdf
 from championship.models import Round
-from championship.pdf import PdfRenderError, stored_pdf
-from championship.reports import (
-    bulletin_context,
-    bulletin_filename,
-    render_markdown,
-    report_author,
-    report_display,
-    report_filename,
-    report_of,
-)
+from championship.reports.access import may_read_report
+from championship.reports.bulletin import bulletin_context, bulletin_filename
+from championship.reports.display import render_markdown, report_display, report_filename
 from championship.services import RoundError, save_report
+from championship.standings.lateness import report_author, report_of
+from championship.views.access import get_round
 from federation.models import Season
-from federation.roles import can_enter_rounds, is_board, player_of
+from federation.roles import is_board, player_of
 
 
 def _is_author(user, round_):
@@ -52,21 +48,16 @@ def _may_write(user, round_):
     return round_.status != Round.DRAFT and _is_author(user, round_)
 
 
-def _get_round(pk):
-    return get_object_or_404(Round.objects.select_related("season"), pk=pk)
-
-
 def _get_report_round_for_user(request, pk):
     """The round of a report the user may read: homologated, else only for its author and officials."""
-    round_ = _get_round(pk)
-    user = request.user
-    if round_.is_homologated or can_enter_rounds(user, round_.season) or _is_author(user, round_):
+    round_ = get_round(pk)
+    if may_read_report(request.user, round_, lambda: report_author(round_)):
         return round_
     raise Http404(gettext("Ce compte-rendu n'est pas encore publié."))
 
 
 def _get_report_round_for_writer(request, pk):
-    round_ = _get_round(pk)
+    round_ = get_round(pk)
     if not _may_write(request.user, round_):
         raise PermissionDenied(
             gettext("Seuls l'auteur désigné du compte-rendu et la Direction peuvent l'écrire.")

@@ -22,7 +22,6 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.forms import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
-from championship.models import Round
 from championship.sheets import SheetImportError, dumps_sheet, export_sheet, import_sheets, sheet_filename
 from championship.sheets.parse import parse_json
 from championship.sheets.seasons import apply_previewed, plan_digest, plan_season
@@ -36,7 +35,8 @@ from championship.sheets.workbooks import (
     workbook_filename,
 )
 from championship.sheets.workbooks import render as render_workbook
-from championship.standings import season_standings
+from championship.standings.season import season_standings
+from championship.views.access import get_readable_round
 from federation.models import Season
 from federation.roles import board_seasons, can_enter_rounds, is_board, remember_roles, with_roles
 from scoring.vocabulary import KIND_LABELS, contract_label
@@ -59,12 +59,6 @@ def _get_import_rights_for_user(user):
     return seasons, board
 
 
-def _get_round_for_export(request, pk):
-    """A homologated round for anyone; another only for the secretary and the board."""
-    round_ = get_object_or_404(Round.objects.select_related("season"), pk=pk)
-    if not round_.is_homologated and not can_enter_rounds(request.user, round_.season):
-        raise Http404(gettext("Manche introuvable."))
-    return round_
 
 
 def _imported(request, imported):
@@ -246,7 +240,7 @@ def season_import(request):
 
 @require_GET
 def round_export(request, pk):
-    round_ = _get_round_for_export(request, pk)
+    round_ = get_readable_round(request, pk)
     response = HttpResponse(dumps_sheet(export_sheet(round_)), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{sheet_filename(round_)}"'
     return response
@@ -274,7 +268,7 @@ def sheet_template(request, fmt):
 @require_GET
 def round_workbook(request, pk, fmt):
     fmt = _format(fmt)
-    round_ = _get_round_for_export(request, pk)
+    round_ = get_readable_round(request, pk)
     return _workbook_response(render_workbook(round_tables(round_), fmt), fmt, workbook_filename(round_, fmt))
 
 

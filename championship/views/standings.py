@@ -13,16 +13,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
-from championship.cup import cup_champion, cup_rounds_of
+from championship.cup.outlook import cup_champion
+from championship.cup.state import cup_rounds_of
 from championship.forms import RulebookForm, refused
 from championship.labels import english_ordinal, french_active, of_player
-from championship.lateness import default_as_of
-from championship.player_charts import PHONE_CHART, points_chart
-from championship.players import player_page, player_season_detail
+from championship.lib.summaries import cached_html, cached_many
 from championship.services import update_season_rulebook
-from championship.standings import season_standings, seasons_standings
-from championship.summaries import cached_html, cached_many
-from championship.tables_standings import StandingsTable, UnrankedTable
+from championship.standings.lateness import default_as_of
+from championship.standings.player_charts import PHONE_CHART, points_chart
+from championship.standings.players import player_page, player_season_detail
+from championship.standings.season import season_standings, seasons_standings
+from championship.standings.tables import StandingsTable, UnrankedTable
+from championship.views.access import get_season
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board
 from scoring.awards import AWARDS
@@ -30,12 +32,8 @@ from scoring.french import num, ordinal, signed
 from scoring.rulebook import RulebookError
 
 
-def _get_season(name):
-    return get_object_or_404(Season, name=name)
-
-
 def _get_season_for_board(request, name):
-    season = _get_season(name)
+    season = get_season(name)
     if not is_board(request.user, season):
         raise PermissionDenied(gettext("Seule la Direction de la saison peut modifier son règlement."))
     return season
@@ -104,7 +102,7 @@ def seasons(request):
 
 @require_GET
 def season(request, name):
-    season = _get_season(name)
+    season = get_season(name)
     as_of, as_of_error = _as_of(request)
     standings = season_standings(season, as_of)
     if request.GET.get("_export") == "csv":
@@ -129,7 +127,7 @@ def season(request, name):
 
 @require_GET
 def player_season(request, name, pk):
-    season = _get_season(name)
+    season = get_season(name)
     player = get_object_or_404(Player, pk=pk)
     as_of, as_of_error = _as_of(request)
     detail = player_season_detail(season, player, as_of)
@@ -167,7 +165,7 @@ def player_season(request, name, pk):
 
 @require_GET
 def awards(request, name):
-    season = _get_season(name)
+    season = get_season(name)
     as_of, as_of_error = _as_of(request)
     standings = season_standings(season, as_of)
     awards = [

@@ -98,8 +98,8 @@ class Writer:
 
     def total(self):
         """The sum of the points the standings page shows (ranked and unranked), computed afresh."""
-        from championship.lateness import default_as_of  # noqa: PLC0415
-        from championship.standings import compute_standings, load_season  # noqa: PLC0415
+        from championship.standings.lateness import default_as_of  # noqa: PLC0415
+        from championship.standings.season import compute_standings, load_season  # noqa: PLC0415
 
         season = type(self.season).objects.get(pk=self.season.pk)
         standings = compute_standings(season, default_as_of(season), load_season(season))
@@ -144,7 +144,7 @@ def cold_and_warm(writer, repeats=5):
     from django.db import connection  # noqa: PLC0415
     from django.test import Client  # noqa: PLC0415
 
-    from championship.warming import wait_for_warming  # noqa: PLC0415
+    from championship.views.warming import wait_for_warming  # noqa: PLC0415
     from tests.benchmarks.scale import QueryCounter  # noqa: PLC0415
 
     season = writer.season

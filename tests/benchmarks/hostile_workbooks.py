@@ -99,7 +99,7 @@ def main():
     if options.child:
         child(*options.child, options.memory_gib)
         return
-    from tests.championship import hostile_workbooks
+    from tests.championship.sheets import hostile_workbooks
 
     folder = tempfile.mkdtemp(prefix="hostile-")
     for case in options.cases.split(","):

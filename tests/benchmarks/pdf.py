@@ -33,9 +33,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from championship.lib.pdf import RENDERER, Limits, render_html  # noqa: E402
 from championship.models import Round  # noqa: E402
-from championship.pdf import RENDERER, Limits, render_html  # noqa: E402
-from championship.reports import bulletin_context, report_display  # noqa: E402
+from championship.reports.bulletin import bulletin_context  # noqa: E402
+from championship.reports.display import report_display  # noqa: E402
 from championship.services import create_round  # noqa: E402
 from federation.models import Player, Season  # noqa: E402
 from tests.factories import EXAMPLE_DEALS  # noqa: E402

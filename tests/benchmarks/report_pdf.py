@@ -28,9 +28,10 @@ from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from championship.lib.pdf import RENDERER, PdfRenderError, render_html  # noqa: E402
 from championship.models import Report, Round  # noqa: E402
-from championship.pdf import RENDERER, PdfRenderError, render_html  # noqa: E402
-from championship.reports import render_markdown, report_display, save_report  # noqa: E402
+from championship.reports.display import render_markdown, report_display  # noqa: E402
+from championship.services.reports import file_report as save_report  # noqa: E402
 
 LIMIT = Report.TEXT_MAX_LENGTH
 SENTENCE = "Bruno a pris une garde sans au cœur, Alice l'a appelé et la défense a sombré avec ses bouts. "

@@ -118,9 +118,10 @@ def measure_size(k, runs, profile, built=False):
     from django.db import connection  # noqa: PLC0415
     from django.test import Client, override_settings  # noqa: PLC0415
 
-    from championship.demo_cup import random_deal_specs  # noqa: PLC0415
+    from championship.demo.cup import random_deal_specs  # noqa: PLC0415
     from championship.models import Round  # noqa: PLC0415
-    from championship.services import create_round, next_round_number  # noqa: PLC0415
+    from championship.rounds.data import next_round_number
+    from championship.services import create_round  # noqa: PLC0415
     from championship.sheets.export import export_sheet  # noqa: PLC0415
     from federation.models import Official, Player, Season  # noqa: PLC0415
 

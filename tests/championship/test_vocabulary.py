@@ -9,7 +9,7 @@ from django.utils import translation
 
 from championship.forms import STAGE_CHOICES, DealForm
 from championship.models import COLOURS, Deal, Round, Seat
-from championship.presenters import round_display
+from championship.rounds.display import round_display
 from scoring import vocabulary
 from scoring.rulebook import Rulebook
 from tests.factories import make_round

@@ -30,7 +30,7 @@ from django.views.defaults import server_error
 
 from championship.models import Deal, Report, Round
 from federation.models import Official, Player, Season
-from tests.championship.test_sheets_season_import import csv_table, season_rows
+from tests.championship.sheets.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import headless_chromium, requires_chromium
 from tests.factories import make_round

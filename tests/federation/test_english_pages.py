@@ -7,7 +7,7 @@ lines. What people wrote stays as written, and is left out of the search: the ma
 narratives (README: the reports are written and printed in French), the season catalogue's
 bonus and malus names and the reasons given for a change. The World Cup pages are searched too:
 the engine gives their reasons as codes and figures (scoring.cup_reasons), written in English by
-championship.cup_labels.
+championship.cup.labels.
 """
 
 import re

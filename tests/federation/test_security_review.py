@@ -18,9 +18,9 @@ from openpyxl import load_workbook
 
 from championship.models import Round
 from federation.models import Official, Season
-from tests.championship.test_csv_export import ESCAPED, legacy_season  # noqa: F401
-from tests.championship.test_sheets_season_import import root  # noqa: F401  (the table's players)
-from tests.championship.test_sheets_season_import_views import page, preview, rows_2010, token_of
+from tests.championship.management.test_csv_export import ESCAPED, legacy_season  # noqa: F401
+from tests.championship.sheets.test_sheets_season_import import root  # noqa: F401  (the table's players)
+from tests.championship.sheets.test_sheets_season_import_views import page, preview, rows_2010, token_of
 from tests.conftest import make_player
 from tests.factories import make_round
 

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from championship import bounds
 from federation import validators
 from federation.models import Player
 
@@ -44,10 +45,10 @@ def test_a_multiline_text_keeps_newlines_and_tabs_but_no_other_control():
 @pytest.mark.parametrize(
     ("value", "bounds", "problem"),
     [
-        (999, validators.ROUND_NUMBER, None),
-        (1000, validators.ROUND_NUMBER, "1000 n'est pas entre 1 et 999"),
-        (-(10**30), validators.ROUND_TOTAL, f"{-(10**30)} n'est pas entre -1000000 et 1000000"),
-        (-100, validators.ADJUSTMENT_POINTS, None),
+        (999, bounds.ROUND_NUMBER, None),
+        (1000, bounds.ROUND_NUMBER, "1000 n'est pas entre 1 et 999"),
+        (-(10**30), bounds.ROUND_TOTAL, f"{-(10**30)} n'est pas entre -1000000 et 1000000"),
+        (-100, bounds.ADJUSTMENT_POINTS, None),
     ],
 )
 def test_a_number_out_of_its_bounds_is_named_in_french(value, bounds, problem):
@@ -55,9 +56,9 @@ def test_a_number_out_of_its_bounds_is_named_in_french(value, bounds, problem):
 
 
 def test_every_bound_fits_a_postgresql_integer():
-    for bounds in (validators.ROUND_NUMBER, validators.DEAL_NUMBER, validators.ROUND_TOTAL):
-        assert -(2**31) <= bounds.low <= bounds.high < 2**31
-    assert validators.ROUND_NUMBER.high < 2**15 and validators.DEAL_NUMBER.high < 2**15
+    for declared in (bounds.ROUND_NUMBER, bounds.DEAL_NUMBER, bounds.ROUND_TOTAL):
+        assert -(2**31) <= declared.low <= declared.high < 2**31
+    assert bounds.ROUND_NUMBER.high < 2**15 and bounds.DEAL_NUMBER.high < 2**15
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from championship.cup import cup_json, cup_state, season_outlook, status_rows
+from championship.cup.outlook import season_outlook, status_rows
+from championship.cup.state import cup_json, cup_state
 from federation.models import Season
 from federation.snapshot import reads_one_snapshot
 from scoring.cup_reasons import french

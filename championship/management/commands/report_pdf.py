@@ -8,9 +8,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from championship.lib.pdf import PdfRenderError, render_pdf
 from championship.models import Round
-from championship.pdf import PdfRenderError, render_pdf
-from championship.reports import report_display
+from championship.reports.display import report_display
 from federation.snapshot import reads_one_snapshot
 from scoring.vocabulary import PLAYOFF_TABLES, STAGES
 

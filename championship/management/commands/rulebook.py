@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from championship.services import RoundError, update_season_rulebook
-from championship.standings import season_points
+from championship.standings.season import season_points
 from federation.models import Season
 from federation.roles import is_board
 from scoring.french import num, plural

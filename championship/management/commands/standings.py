@@ -6,8 +6,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django_tables2.export import TableExport
 
-from championship.standings import season_standings
-from championship.tables_standings import StandingsTable
+from championship.standings.season import season_standings
+from championship.standings.tables import StandingsTable
 from federation.models import Season
 from federation.snapshot import reads_one_snapshot
 from scoring.ranking import TIEBREAKS

@@ -16,16 +16,17 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
-from championship import services, summaries
-from championship import standings as standings_module
-from championship.lateness import default_as_of
+from championship import services
+from championship.lib import summaries
 from championship.models import Round
-from championship.standings import compute_standings, load_season, season_standings
-from championship.tables_standings import StandingsTable
+from championship.standings import season as standings_module
+from championship.standings.lateness import default_as_of
+from championship.standings.season import compute_standings, load_season, season_standings
+from championship.standings.tables import StandingsTable
 from championship.views import standings as standings_views
 from federation.models import Season
 from federation.snapshot import read_snapshot
-from tests.championship.test_read_cost import figures, make_season, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import figures, make_season, rounds_every_write_can_touch
 from tests.factories import player
 
 from .conftest import RACES

@@ -16,6 +16,7 @@ from django.db import connection
 
 from championship import services
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, SubmissionKey
+from championship.rounds import data as round_data
 from championship.services import RoundError
 from tests.factories import fifth_deal, make_round, player
 
@@ -139,7 +140,7 @@ def test_two_edits_of_one_deal_read_at_the_same_version_the_second_is_refused(se
         def edit(points, user, round_=round_, read_at=read_at):
             def writer(ready):
                 deal = Deal.objects.get(round=round_, number=4)
-                fields = {name: getattr(deal, name) for name in services.DEAL_FIELDS}
+                fields = {name: getattr(deal, name) for name in round_data.DEAL_FIELDS}
                 ready()
                 return services.change_deal(
                     deal, {**fields, "points": Decimal(points)}, version=read_at, user=user

@@ -11,10 +11,11 @@ import threading
 import pytest
 from django.core.cache import cache
 
-from championship import services, warming
+from championship import services
 from championship.models import Round
+from championship.views import warming
 from federation.models import Official
-from tests.championship.test_read_cost import make_season, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import make_season, rounds_every_write_can_touch
 from tests.conftest import make_player
 from tests.factories import player
 
