@@ -28,6 +28,7 @@ from championship.lateness import report_deadline, season_author
 from championship.models import Report, Round, Seat
 from championship.standings import season_standings
 from federation.models import Player
+from gamenights.schedule import remaining_regular_rounds
 from scoring.cup import (
     CupPlan,
     Qualification,
@@ -224,7 +225,7 @@ def cup_state(season, standings=None, cup_rounds=None):
         standings=standings,
         plan=plan,
         kind=kind,
-        provisional=season.remaining_rounds > 0 or standings.unhomologated > 0,
+        provisional=scheduled_rounds(season) > 0 or standings.unhomologated > 0,
         seeds=seeds,
         exclusions=[(players.get(name, name), reason) for name, reason in plan.exclusions],
         tables=tables,
@@ -339,10 +340,16 @@ class StatusRow:
     status: Status
 
 
+def scheduled_rounds(season):
+    """Regular rounds still on the calendar: its nights to come without their round
+    (`gamenights.schedule`; a season without any night keeps `Season.remaining_rounds`)."""
+    return remaining_regular_rounds(season)
+
+
 def remaining_rounds(season, standings):
     """Regular rounds that may still change the ranking: those still on the calendar
-    (`Season.remaining_rounds`) plus those entered but not homologated yet."""
-    return season.remaining_rounds + standings.unhomologated
+    (`scheduled_rounds`) plus those entered but not homologated yet."""
+    return scheduled_rounds(season) + standings.unhomologated
 
 
 def status_players(season, standings):
@@ -453,12 +460,13 @@ def season_outlook(season, standings):
                 filed = None
             round_late.append(late_malus(report_deadline(round_, rulebook), filed, end, rulebook))
     earliest = as_of + datetime.timedelta(days=rulebook.reports.deadline_days)
-    round_late += [late_malus(earliest, None, end, rulebook)] * season.remaining_rounds
+    scheduled = scheduled_rounds(season)
+    round_late += [late_malus(earliest, None, end, rulebook)] * scheduled
     loss, gain = round_bounds(rulebook)
     return Outlook(
         as_of=as_of,
         end=end,
-        scheduled=season.remaining_rounds,
+        scheduled=scheduled,
         pending=standings.unhomologated,
         loss=loss,
         gain=gain,

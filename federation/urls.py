@@ -53,6 +53,7 @@ account_patterns = [
 urlpatterns = [
     path("", include((federation_patterns, "federation"))),
     path("", include("championship.urls")),
+    path("", include("gamenights.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     *account_patterns,
