@@ -139,7 +139,9 @@ class AnswerForm(forms.Form):
 class BoardAnswerForm(AnswerForm):
     """The board answers for a member."""
 
-    player = PlayerChoiceField(label=_("Joueur"), queryset=Player.objects.filter(active=True))
+    player = PlayerChoiceField(
+        label=_("Joueur"), queryset=Player.objects.filter(active=True), empty_label=_("— joueur —")
+    )
 
     field_order = ["player", "answer", "reason"]
 

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -81,11 +82,14 @@ def _night_context(request, night, **forms):
             (proposal, ProposalForm(initial={"player": proposal.player.pk, "code": proposal.code}))
             for proposal in proposals.adjustments(night, answers)
         ]
+    context["past"] = night.date < timezone.localdate()
     if context["can_enter"] and not night.cancelled:
         comers = proposals.comers(answers)
         context["tables"], context["sitting_out"] = proposals.tables(night, comers)
         if not context["tables"]:
             context["entry_url"] = proposals.entry_url(night, comers)
+        # Once entered, a round is entered again only while tables are still to come.
+        context["entry_open"] = len(context["rounds"]) < max(len(context["tables"]), 1)
     return context
 
 
