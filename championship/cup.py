@@ -90,7 +90,6 @@ class CupState:
     standings: object
     plan: CupPlan
     kind: str  # NO_CUP, DIRECT_FINAL or PLAYOFFS
-    provisional: bool  # regular rounds remain: the seeds may still change
     seeds: list  # Seed
     exclusions: list  # (Player or name, Reason) of the seeding
     tables: list  # CupTable
@@ -116,6 +115,12 @@ class CupState:
 
     def seed_of(self, player):
         return next((seed.number for seed in self.seeds if seed.player.pk == player.pk), None)
+
+    @property
+    def provisional(self):
+        """Regular rounds remain (on the calendar or not homologated): the seeds may still change.
+        Read when asked: the champion of a season (every season of a list) needs no calendar."""
+        return self.standings.unhomologated > 0 or scheduled_rounds(self.season) > 0
 
 
 def _latest_homologated(rounds):
@@ -225,7 +230,6 @@ def cup_state(season, standings=None, cup_rounds=None):
         standings=standings,
         plan=plan,
         kind=kind,
-        provisional=scheduled_rounds(season) > 0 or standings.unhomologated > 0,
         seeds=seeds,
         exclusions=[(players.get(name, name), reason) for name, reason in plan.exclusions],
         tables=tables,

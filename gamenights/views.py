@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from championship import services as championship_services
+from championship.models import Round
 from championship.services.errors import RoundError
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
@@ -66,10 +67,13 @@ def _night_context(request, night, **forms):
         "me": me,
         "mine": answers.of(me) if me else None,
         "open": night.answers_open(),
-        "rounds": list(night.rounds().order_by("number")),
         "can_enter": can_enter_rounds(request.user, night.season),
         **forms,
     }
+    rounds = night.rounds().order_by("number")
+    if not context["can_enter"]:  # the others see a round once homologated (as its page)
+        rounds = rounds.filter(status=Round.HOMOLOGATED)
+    context["rounds"] = list(rounds)
     if me is not None and "answer_form" not in forms:
         mine = context["mine"]
         context["answer_form"] = AnswerForm(
