@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "federation",
     "championship",
+    "gamenights",  # the calendar of game nights (issue 24)
 ]
 
 MIDDLEWARE = [

@@ -50,6 +50,7 @@ urlpatterns = [
     # The home page is the competition's (championship.views.home); its name stays federation:home.
     path("", include(("championship.views.home", "federation"))),
     path("", include("championship.urls")),
+    path("", include("gamenights.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     *account_patterns,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from championship.cup.state import cup_state
+from championship.cup.state import cup_state, scheduled_rounds
 from championship.models import Report, Round, Seat
 from championship.standings.lateness import report_deadline, season_author
 from championship.standings.season import season_standings
@@ -34,8 +34,8 @@ class StatusRow:
 
 def remaining_rounds(season, standings):
     """Regular rounds that may still change the ranking: those still on the calendar
-    (`Season.remaining_rounds`) plus those entered but not homologated yet."""
-    return season.remaining_rounds + standings.unhomologated
+    (`scheduled_rounds`) plus those entered but not homologated yet."""
+    return scheduled_rounds(season) + standings.unhomologated
 
 
 def status_players(season, standings):
@@ -146,12 +146,13 @@ def season_outlook(season, standings):
                 filed = None
             round_late.append(late_malus(report_deadline(round_, rulebook), filed, end, rulebook))
     earliest = as_of + datetime.timedelta(days=rulebook.reports.deadline_days)
-    round_late += [late_malus(earliest, None, end, rulebook)] * season.remaining_rounds
+    scheduled = scheduled_rounds(season)
+    round_late += [late_malus(earliest, None, end, rulebook)] * scheduled
     loss, gain = round_bounds(rulebook)
     return Outlook(
         as_of=as_of,
         end=end,
-        scheduled=season.remaining_rounds,
+        scheduled=scheduled,
         pending=standings.unhomologated,
         loss=loss,
         gain=gain,

@@ -26,6 +26,7 @@ from django.db.models import Prefetch
 from championship.models import Round, Seat
 from championship.standings.season import season_standings
 from federation.models import Player
+from gamenights.schedule import remaining_regular_rounds
 from scoring.cup import (
     CupPlan,
     Qualification,
@@ -81,7 +82,6 @@ class CupState:
     standings: object
     plan: CupPlan
     kind: str  # NO_CUP, DIRECT_FINAL or PLAYOFFS
-    provisional: bool  # regular rounds remain: the seeds may still change
     seeds: list  # Seed
     exclusions: list  # (Player or name, Reason) of the seeding
     tables: list  # CupTable
@@ -107,6 +107,12 @@ class CupState:
 
     def seed_of(self, player):
         return next((seed.number for seed in self.seeds if seed.player.pk == player.pk), None)
+
+    @property
+    def provisional(self):
+        """Regular rounds remain (on the calendar or not homologated): the seeds may still change.
+        Read when asked: the champion of a season (every season of a list) needs no calendar."""
+        return self.standings.unhomologated > 0 or scheduled_rounds(self.season) > 0
 
 
 def _latest_homologated(rounds):
@@ -216,7 +222,6 @@ def cup_state(season, standings=None, cup_rounds=None):
         standings=standings,
         plan=plan,
         kind=kind,
-        provisional=season.remaining_rounds > 0 or standings.unhomologated > 0,
         seeds=seeds,
         exclusions=[(players.get(name, name), reason) for name, reason in plan.exclusions],
         tables=tables,
@@ -323,3 +328,7 @@ def cup_json(season, state=None):
 # --- during the season ---------------------------------------------------------------------------
 
 
+def scheduled_rounds(season):
+    """Regular rounds still on the calendar: its nights to come without their round
+    (`gamenights.schedule`; a season without any night keeps `Season.remaining_rounds`)."""
+    return remaining_regular_rounds(season)

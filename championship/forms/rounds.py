@@ -101,6 +101,14 @@ class RoundCreateForm(forms.Form):
                 },
             )
 
+    @classmethod
+    def prefill(cls, query):
+        """Initial values from the query string: a night of the calendar (gamenights) links here
+        with its date, place, stage and the players who came; nothing is written before the
+        secretary sends the form."""
+        names = ["date", "place", "stage", *(f"player_{row}" for row in range(1, cls.ROWS + 1))]
+        return {name: query[name] for name in names if query.get(name)}
+
     def rows(self):
         """The bound fields of each seat row, for the template."""
         return [

@@ -46,7 +46,7 @@ from federation.roles import is_board
 @login_required
 def round_create(request, season_name):
     season = get_season_for_entry(request, season_name)
-    form = RoundCreateForm(season, request.POST or None)
+    form = RoundCreateForm(season, request.POST or None, initial=RoundCreateForm.prefill(request.GET))
     if request.method == "POST" and form.is_valid():
         try:
             round_ = services.create_round(**form.creation(), user=request.user)

@@ -29,6 +29,8 @@ from django.urls import URLResolver, get_resolver, resolve, reverse
 
 from championship.models import ChampionshipLine, Report, Round
 from federation.models import Official, Player
+from gamenights import links
+from gamenights.services import schedule_night
 from tests.factories import make_round
 
 ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser")
@@ -73,8 +75,12 @@ def world(season, member, secretary, president):
     )
     access_log = AccessLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     failure_log = AccessFailureLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
+    night = schedule_night(season, date=datetime.date(2010, 12, 10), place="Chez Steph", host=member)
     return SimpleNamespace(
         season=season,
+        night=night,
+        answer_token=links.answer_token(night, member),
+        feed_token=links.feed_token(member),
         homologated=homologated,
         submitted=submitted,
         draft=draft,
@@ -130,7 +136,10 @@ STAFF_NOT_FOUND = "log log log log log 404 404"
 SUPERUSER = "log log log log log 403 200"  # an admin page needing a right: staff without it is refused
 SUPERUSER_ACTS = "log log log log log 403 302"
 SUPERUSER_404 = "log log log log log 404 200"  # an app page of the admin, absent without any right
-NO_ONE = "log log log log log 403 403"  # read-only in the admin: refused even to a superuser
+NO_ONE = "log log log log log 403 403"
+BOARD_INVALID = "log 403 403 403 400 403 400"  # the board's form, refused with its errors
+PLAYERS_INVALID = "log 400 400 400 400 403 403"  # accounts of a player (staff and root have none)
+EVERYONE_INVALID = "400 400 400 400 400 400 400"  # read-only in the admin: refused even to a superuser
 
 
 def model_rows(app_model, obj, **expected):
@@ -179,6 +188,10 @@ def history_row(app_model, obj):
 
 def season_path(suffix=""):
     return lambda w: f"/saisons/{w.season.name}/{suffix}"
+
+
+def night_path(suffix=""):
+    return lambda w: f"/soirees/{w.night.pk}/{suffix}"
 
 
 def round_path(round_name, suffix=""):
@@ -314,6 +327,28 @@ TABLE = {
         (round_path("submitted", "compte-rendu/modifier/"), AUTHOR_OR_BOARD, AUTHOR_OR_BOARD),
         (round_path("draft", "compte-rendu/modifier/"), BOARD, BOARD),  # the author waits for the round
     ],
+    # --- the calendar (gamenights): public pages and feeds; the board schedules; members answer ---
+    "calendrier/": [(lambda w: "/calendrier/", EVERYONE, NOBODY_POSTS)],
+    "calendrier.ics": [(lambda w: "/calendrier.ics", EVERYONE, NOBODY_POSTS)],
+    "calendrier/membre/<str:token>.ics": [
+        (lambda w: f"/calendrier/membre/{w.feed_token}.ics", EVERYONE, NOBODY_POSTS),
+        (lambda w: "/calendrier/membre/faux.ics", NOT_FOUND, NOBODY_POSTS),
+    ],
+    "saisons/<str:name>/calendrier/": [(season_path("calendrier/"), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/calendrier.ics": [(season_path("calendrier.ics"), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/soirees/nouvelle/": [(season_path("soirees/nouvelle/"), BOARD, BOARD)],
+    "soirees/<int:pk>/": [(night_path(), EVERYONE, NOBODY_POSTS)],
+    "soirees/<int:pk>/modifier/": [(night_path("modifier/"), BOARD, BOARD)],
+    # A bare POST: the night's page again with the form's errors (400) for who may act.
+    "soirees/<int:pk>/annuler/": [(night_path("annuler/"), MEMBERS_POST_NOTHING, BOARD_INVALID)],
+    "soirees/<int:pk>/reponse/": [(night_path("reponse/"), MEMBERS_POST_NOTHING, PLAYERS_INVALID)],
+    "soirees/<int:pk>/reponse-pour/": [(night_path("reponse-pour/"), MEMBERS_POST_NOTHING, BOARD_INVALID)],
+    # The signed link of an e-mail: anyone who holds it (a forged one is not found).
+    "soirees/<int:pk>/reponse/<str:token>/": [
+        (lambda w: f"/soirees/{w.night.pk}/reponse/{w.answer_token}/", EVERYONE, EVERYONE_INVALID),
+        (lambda w: f"/soirees/{w.night.pk}/reponse/faux/", NOT_FOUND, NOT_FOUND),
+    ],
+    "soirees/<int:pk>/confirmer/": [(night_path("confirmer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)],
     # --- accounts ---
     "connexion/": [(lambda w: "/connexion/", EVERYONE, EVERYONE)],
     "deconnexion/": [(lambda w: "/deconnexion/", NOBODY_POSTS, EVERYONE_REDIRECTED)],

@@ -26,7 +26,6 @@ from championship.services import (
     register_player,
     save_report,
     set_paper_totals,
-    set_remaining_rounds,
     submit_round,
 )
 from championship.sheets import import_sheets
@@ -34,6 +33,7 @@ from championship.standings.lateness import report_author
 from championship.views.warming import warmed_at_the_end
 from federation.history import recorded_as
 from federation.models import Official, Player, Season
+from gamenights.demo import schedule_demo_nights
 from scoring.french import plural, signed
 
 DEMO_PASSWORD = "tarot-biere"
@@ -225,7 +225,7 @@ class Command(BaseCommand):
             homologate_round(round_, self.president)
             if number != len(dates) - 1:
                 file_report(round_, delay_days=rng.randint(1, 6))
-        set_remaining_rounds(season, 10, reason=DEMO_REASON)
+        schedule_demo_nights(season, players, PLACES, user=self.president)
 
     def paper_sheet_missing_a_deal(self, round_):
         """The paper totals of the round awaiting homologation, as typed from a sheet whose

@@ -1,0 +1,42 @@
+"""Signed links (django.core.signing): a member answers a night from an e-mail without logging
+in, and subscribes to his own calendar. A link names one player (and one night for an answer);
+it cannot be forged without SECRET_KEY, and an answer link stops working with the night's
+deadline (the service refuses a late answer)."""
+
+from django.core import signing
+from django.urls import reverse
+
+ANSWER_SALT = "gamenights.answer"
+FEED_SALT = "gamenights.member-feed"
+
+
+def answer_token(night, player):
+    return signing.dumps([night.pk, player.pk], salt=ANSWER_SALT, compress=True)
+
+
+def answer_url(night, player):
+    return reverse("gamenights:answer_link", args=[night.pk, answer_token(night, player)])
+
+
+def player_of_answer_token(night, token):
+    """The player pk of a valid answer link for `night`, else None."""
+    try:
+        night_pk, player_pk = signing.loads(token, salt=ANSWER_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    return player_pk if night_pk == night.pk else None
+
+
+def feed_token(player):
+    return signing.dumps(player.pk, salt=FEED_SALT)
+
+
+def feed_url(player):
+    return reverse("gamenights:member_feed", args=[feed_token(player)])
+
+
+def player_of_feed_token(token):
+    try:
+        return int(signing.loads(token, salt=FEED_SALT))
+    except (signing.BadSignature, ValueError, TypeError):
+        return None

@@ -1,0 +1,106 @@
+"""Every write of the calendar: schedule, change, cancel a night; answer for a member. Each in
+one transaction, with its history record (author and reason), the night's iCal SEQUENCE raised
+when what a calendar shows changes."""
+
+from django.db import transaction
+from django.utils import timezone
+
+from championship import bounds
+from federation import validators
+from gamenights.models import GameNight, Rsvp
+
+# The fields whose change calendars must see (iCal SEQUENCE).
+SHOWN = ("date", "time", "place", "cancelled", "tentative", "stage", "table")
+EDITABLE = ("date", "time", "place", "host", "stage", "table", "notes", "tentative", "answers_until")
+
+
+class NightError(Exception):
+    """A write refused: `code` stable, `message` in French naming the field."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _check_date(season, date):
+    problem = bounds.round_date_problem(date, season.name, season.start_date, season.end_date)
+    if problem:
+        raise NightError("date", validators.field_message("Date", problem))
+
+
+def _saved(night, user, reason):
+    night._history_user = user if user is not None and user.is_authenticated else None
+    night._change_reason = reason or ""
+    night.save()
+    return night
+
+
+@transaction.atomic
+def schedule_night(season, *, user=None, reason="", **fields):
+    """A new night of `season` (fields among EDITABLE)."""
+    unknown = set(fields) - set(EDITABLE)
+    if unknown:
+        raise NightError("invalid", f"Champs inconnus : {', '.join(sorted(unknown))}.")
+    _check_date(season, fields["date"])
+    night = GameNight(season=season, **fields)
+    return _saved(night, user, reason or "soirée programmée")
+
+
+@transaction.atomic
+def change_night(night, *, user=None, reason="", **fields):
+    """Change `night` (fields among EDITABLE); a change a calendar shows raises its SEQUENCE."""
+    night = GameNight.objects.select_for_update().get(pk=night.pk)
+    if night.cancelled:
+        raise NightError("cancelled", "Cette soirée est annulée : elle ne se modifie plus.")
+    if "date" in fields:
+        _check_date(night.season, fields["date"])
+    changed = [name for name, value in fields.items() if getattr(night, name) != value]
+    if not changed:
+        return night
+    for name in changed:
+        setattr(night, name, fields[name])
+    if set(changed) & set(SHOWN):
+        night.sequence += 1
+    return _saved(night, user, reason or "soirée modifiée")
+
+
+@transaction.atomic
+def cancel_night(night, *, reason, user=None):
+    night = GameNight.objects.select_for_update().get(pk=night.pk)
+    if not (reason or "").strip():
+        raise NightError("reason", "Motif : obligatoire pour annuler une soirée.")
+    if night.cancelled:
+        return night
+    night.cancelled = True
+    night.sequence += 1
+    return _saved(night, user, reason)
+
+
+@transaction.atomic
+def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=None):
+    """`player`'s answer to `night` (Rsvp.YES, NO or MAYBE); the member himself only until the
+    night's deadline, the board (`on_behalf`) at any time and with a reason."""
+    night = GameNight.objects.select_for_update().get(pk=night.pk)
+    if value not in dict(Rsvp.ANSWERS):
+        raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
+    if night.cancelled:
+        raise NightError("cancelled", "Cette soirée est annulée.")
+    if not on_behalf and not night.answers_open(now):
+        raise NightError("deadline", "Les réponses à cette soirée sont closes.")
+    reason = (reason or "").strip()
+    if reason:
+        problem = validators.text_problem(reason) or (len(reason) > 200 and "200 caractères au plus")
+        if problem:
+            raise NightError("reason", validators.field_message("Motif", problem))
+    if value != Rsvp.NO:
+        reason = ""
+    rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(night=night, player=player)
+    if rsvp.pk and rsvp.answer == value and rsvp.reason == reason:
+        return rsvp
+    rsvp.answer, rsvp.reason = value, reason
+    rsvp.answered_at = now or timezone.now()
+    rsvp.answered_by = user if user is not None and user.is_authenticated else None
+    rsvp._history_user = rsvp.answered_by
+    rsvp._change_reason = "réponse donnée par la Direction" if on_behalf else "réponse du joueur"
+    rsvp.save()
+    return rsvp

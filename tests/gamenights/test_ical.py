@@ -1,0 +1,60 @@
+"""The iCal feeds, parsed back with `icalendar`: stable UIDs, SEQUENCE raised by a change,
+STATUS:CANCELLED, one member's feed behind a signed link."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from icalendar import Calendar
+
+from gamenights import links, services
+from gamenights.models import Rsvp
+
+pytestmark = pytest.mark.django_db
+
+
+def events(response):
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/calendar")
+    calendar = Calendar.from_ical(response.content)
+    assert calendar["VERSION"] == "2.0" and calendar["PRODID"]
+    found = {}
+    for event in calendar.walk("VEVENT"):
+        for required in ("UID", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY", "SEQUENCE", "STATUS"):
+            assert required in event, required
+        found[str(event["UID"])] = event
+    assert calendar.walk("VTIMEZONE"), "the events' TZID is defined in the feed"
+    return found
+
+
+def test_a_night_moves_and_is_cancelled_under_the_same_uid(client, night, open_season):
+    url = reverse("gamenights:season_feed", args=[open_season.name])
+    [(uid, event)] = events(client.get(url)).items()
+    assert uid == f"soiree-{night.pk}@testserver"
+    assert (int(event["SEQUENCE"]), str(event["STATUS"])) == (0, "CONFIRMED")
+    assert event.decoded("DTSTART").replace(tzinfo=None) == datetime.datetime.combine(night.date, night.time)
+    assert str(event["LOCATION"]) == "Chez Steph"
+
+    services.change_night(night, time=datetime.time(21, 15))
+    [(same, moved)] = events(client.get(url)).items()
+    assert same == uid and int(moved["SEQUENCE"]) == 1
+    assert moved.decoded("DTSTART").time() == datetime.time(21, 15)
+
+    services.cancel_night(night, reason="pluie")
+    [(same, cancelled)] = events(client.get(reverse("gamenights:feed"))).items()
+    assert same == uid and str(cancelled["STATUS"]) == "CANCELLED" and int(cancelled["SEQUENCE"]) == 2
+
+
+def test_a_tentative_night_is_tentative(client, night):
+    services.change_night(night, tentative=True)
+    [event] = events(client.get(reverse("gamenights:feed"))).values()
+    assert str(event["STATUS"]) == "TENTATIVE"
+
+
+def test_a_members_feed_holds_the_nights_he_answered(client, night, open_season, member):
+    services.schedule_night(open_season, date=night.date + datetime.timedelta(days=7))
+    services.answer(night, member, Rsvp.YES)
+    found = events(client.get(links.feed_url(member)))
+    assert list(found) == [f"soiree-{night.pk}@testserver"]
+    assert "je viens" in str(found[f"soiree-{night.pk}@testserver"]["SUMMARY"])
+    assert client.get(reverse("gamenights:member_feed", args=["faux"])).status_code == 404

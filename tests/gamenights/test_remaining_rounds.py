@@ -1,0 +1,89 @@
+"""The play-off statuses count the regular nights still on the calendar (gamenights.schedule),
+no longer a number typed by hand; the data migration turns such a number into nights."""
+
+import datetime
+import importlib
+
+import pytest
+from django.apps import apps
+
+from championship.cup.outlook import remaining_rounds, season_statuses
+from championship.models import Round
+from championship.standings.season import season_standings
+from gamenights import schedule, services
+from gamenights.models import GameNight
+from scoring.cup import ELIMINATED, IN_CONTENTION
+from tests.championship.cup.cup_helpers import leaders_and_trailers, names, play_totals
+
+pytestmark = pytest.mark.django_db
+TODAY = datetime.date(2011, 3, 1)
+
+
+@pytest.fixture(autouse=True)
+def today_in_the_season(monkeypatch):
+    monkeypatch.setattr(schedule.timezone, "localdate", lambda *args: TODAY)
+
+
+def statuses(season):
+    return {player.name: status for player, status in season_statuses(season).items()}
+
+
+def nights(season, count, start=TODAY, stage=GameNight.REGULAR, table=""):
+    return [
+        services.schedule_night(season, date=start + datetime.timedelta(days=7 * i), stage=stage, table=table)
+        for i in range(count)
+    ]
+
+
+def test_without_any_night_the_season_keeps_its_typed_count(season):
+    season.remaining_rounds = 3
+    season.save()
+    assert schedule.remaining_regular_rounds(season) == 3
+
+
+def test_the_statuses_follow_the_calendar(season):
+    leaders_and_trailers(season, 10, 1)
+    season.remaining_rounds = 40  # ignored as soon as the season has a night
+    season.save()
+    scheduled = nights(season, 6)
+    nights(season, 2, stage=GameNight.PLAYOFF, table="A")  # not regular rounds
+    services.schedule_night(season, date=TODAY - datetime.timedelta(days=1))  # past: not to come
+    assert schedule.remaining_regular_rounds(season) == 6
+    assert statuses(season)["S11"].code == IN_CONTENTION  # 6 rounds × 30 points can close the gap
+
+    for night in scheduled[1:]:
+        services.cancel_night(night, reason="salle fermée")
+    assert schedule.remaining_regular_rounds(season) == 1
+    eliminated = statuses(season)["S11"]
+    assert eliminated.code == ELIMINATED
+    assert "sur la manche restante" in str(eliminated.reason.params) or eliminated.reason
+
+
+def test_a_night_whose_round_is_entered_counts_once_as_a_round_to_homologate(season):
+    leaders_and_trailers(season, 10, 1)
+    [night] = nights(season, 1)
+    play_totals(season, names(1, 2, 3, 11), status=Round.SUBMITTED, date=night.date)
+    assert schedule.remaining_regular_rounds(season) == 0
+    assert remaining_rounds(season, season_standings(season)) == 1  # the submitted round
+
+
+def test_the_migration_turns_the_count_into_tentative_nights(season, monkeypatch):
+    migration = importlib.import_module("gamenights.migrations.0002_nights_from_remaining_rounds")
+    monkeypatch.setattr(migration.timezone, "localdate", lambda *args: TODAY)
+    play_totals(season, names(1, 2, 3, 4), date=datetime.date(2011, 3, 4))
+    season.remaining_rounds = 3
+    season.save()
+    migration.nights_from_counts(apps, None)
+    created = list(GameNight.objects.filter(season=season))
+    assert [n.date for n in created] == [
+        datetime.date(2011, 3, 11),
+        datetime.date(2011, 3, 18),
+        datetime.date(2011, 3, 25),
+    ]
+    assert all(n.tentative and n.stage == "regular" for n in created)
+    season.refresh_from_db()
+    assert season.remaining_rounds == 0
+    assert schedule.remaining_regular_rounds(season) == 3
+    migration.counts_from_nights(apps, None)
+    season.refresh_from_db()
+    assert (season.remaining_rounds, GameNight.objects.count()) == (3, 0)
