@@ -15,6 +15,7 @@ from datetime import date
 
 from scoring.championship import late_report_weeks
 from scoring.cup_reasons import Reason
+from scoring.needs import needs
 from scoring.ranking import PlayerSeason, Standing, final_ranking
 
 QUALIFIED = "qualified"
@@ -303,9 +304,10 @@ def playoff_status(
 
     The reasons give each ranked player the bounds of his final place: at worst one behind those
     who can reach or tie his lowest (``threats``), at best one behind those who stay ahead of his
-    highest (``ahead``); one in contention also learns how many points more today would make him
-    qualified (``to_safety``: his lowest must pass the ``playoff_players``-th highest of the
-    others who may be ranked).
+    highest (``ahead``); one in contention also learns the fewest points the remaining rounds
+    must bring him to make his place certain (``needed``, of at most ``most``: `scoring.needs`,
+    the same model: his lowest must pass the ``playoff_players``-th highest of the others who
+    may be ranked).
 
     Example (round limits +15 / −6, 10 places): with 2 rounds left, a ranked player on 120
     points can fall to 108; whoever is on 77 or less can reach at most 107, so if at most 9
@@ -337,6 +339,16 @@ def playoff_status(
     needed = rulebook.championship.minimum_rounds
     loss, gain = round_bounds(rulebook)
     coming = sum(round_late)
+    need = needs(
+        current,
+        remaining_rounds,
+        places=places,
+        minimum_rounds=needed,
+        loss=loss,
+        gain=gain,
+        round_late=round_late,
+        late=late,
+    )
 
     def lowest(season: PlayerSeason) -> int:
         return season.points + loss * remaining_rounds + coming + late.get(season.player, 0)
@@ -392,8 +404,7 @@ def playoff_status(
             )
         else:
             # Qualified once fewer than `places` others can reach his lowest: above the
-            # `places`-th highest of those who may be ranked, by how many points today.
-            line = sorted((highest(p) for p in rankable), reverse=True)[places - 1]
+            # `places`-th highest of those who may be ranked (`scoring.needs`).
             statuses[me.player] = Status(
                 IN_CONTENTION,
                 Reason(
@@ -402,7 +413,9 @@ def playoff_status(
                         "threats": len(threats),
                         "ahead": len(ahead),
                         "places": places,
-                        "to_safety": line - worst + 1,
+                        "needed": need[me.player].needed,
+                        "most": need[me.player].most,
+                        "remaining": remaining_rounds,
                     },
                 ),
             )
