@@ -1,0 +1,65 @@
+"""Horizontal bar charts of signed figures (a player's points won from or lost to each other
+player), drawn by a template as inline SVG, as the site's other charts (`championship.charts`):
+server-side geometry, a title, and the figures in a table beside for screen readers.
+
+The phone's chart is `bar_chart(items, *PHONE_BARS)`: drawn 360 units wide, its 14-unit text
+stays at least 12 CSS pixels tall on a 390-pixel screen; a bar is 26 units tall, so that 12 bars
+stay well under a phone's height.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from championship.charts import nice_step
+from scoring.french import num, signed
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    left: int  # where the bars' labels end
+    right: int
+    zero: float  # x of the 0 line
+    bars: tuple  # (y, x, width, label, value text, positive, title, text x, text anchor)
+    ticks: tuple  # (x, label)
+    band: int
+
+
+def bar_chart(items, width=640, label_width=170, band=26):
+    """`items`: ``[(label, value)]`` in the order drawn, top to bottom."""
+    values = [value for _label, value in items] or [0]
+    low, high = min(0, *values), max(0, *values)
+    step = nice_step(max(high - low, 1), 4)
+    low, high = (low // step) * step, -(-high // step) * step
+    if high == low:
+        high = low + step
+    left, right = label_width, width - 12
+    scale = (right - left) / (high - low)
+
+    def x(value):
+        return round(left + (value - low) * scale, 1)
+
+    zero = x(0)
+    bars = []
+    for index, (label, value) in enumerate(items):
+        y = 8 + index * band
+        start, end = sorted((zero, x(value)))
+        positive = value >= 0
+        # the figure inside the drawing: right of a positive bar, left of a negative one, or
+        # inside the bar when it would leave the drawing
+        text_x, anchor = (end + 4, "start") if positive else (start - 4, "end")
+        if positive and text_x > right - 30:
+            text_x, anchor = end - 4, "end"
+        if not positive and text_x < left + 30:
+            text_x, anchor = start + 4, "start"
+        title = f"{label} : {signed(value)}"
+        size = round(max(end - start, 1), 1)
+        bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor))
+    height = 8 + len(items) * band + 26
+    ticks = tuple((x(value), num(value)) for value in range(low, high + 1, step))
+    return BarChart(width, height, left, right, zero, tuple(bars), ticks, band)
+
+
+PHONE_BARS = (360, 110, 26)  # width, label width, band

@@ -1,0 +1,522 @@
+"""What each statistics page shows, put together from the cached season pieces (`pieces`).
+
+Every function returns plain data (dicts, lists, numbers, names), the same for the HTML page and
+its JSON (``?format=json``): a figure and the address of the deals or rounds it counts travel
+together. Fractions of points (the point flow) are rounded to the point only here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from fractions import Fraction
+
+from django.urls import reverse
+
+from championship.models import Deal, Round, Seat
+from championship.stats.pieces import player_games, season_game, season_records
+from federation.models import Season
+from scoring.french import rounded_percent
+from scoring.ranking import name_key
+from scoring.stats.flow import Partnership, best_partner, bete_noire, net_with
+from scoring.stats.game import DEAL_FIELDS, figure_slug, has_figure
+from scoring.stats.records import career, leaders
+from scoring.vocabulary import CONTRACTS, POIGNEE_SIZES
+
+
+def points(value: Fraction) -> int:
+    """A point flow rounded to the point, a half away from zero."""
+    sign = -1 if value < 0 else 1
+    return sign * math.floor(abs(value) + Fraction(1, 2))
+
+
+def _seasons():
+    return list(Season.objects.order_by("start_date"))
+
+
+def player_url(pk):
+    return reverse("championship:player_stats", args=[pk])
+
+
+def deals_url(player_pk, key, season=None):
+    url = reverse("championship:player_figure_deals", args=[player_pk, figure_slug(key)])
+    return f"{url}?saison={season.name}" if season is not None else url
+
+
+def round_url(round_pk, deal_number=None):
+    url = reverse("championship:round", args=[round_pk])
+    return f"{url}#donne-{deal_number}" if deal_number else url
+
+
+def h2h_url(a_pk, b_pk):
+    return reverse("championship:head_to_head", args=[a_pk, b_pk])
+
+
+def _figure(counts, key, player_pk, season, *, of=None):
+    value = counts[key]
+    figure = {"value": value, "url": deals_url(player_pk, key, season) if value else None}
+    if of is not None:
+        figure["rate"] = rounded_percent(value, counts[of])
+    return figure
+
+
+# --- a player's game -------------------------------------------------------------------------------
+
+
+def player_stats(player, season=None):
+    """A player's game for his career (`season` None) or one season: as taker, partner, defender,
+    misères; partners and rivals; his palmarès. Each figure with the address of its deals."""
+    seasons = _seasons()
+    chosen = [season] if season is not None else seasons
+    games = player_games(player, chosen)
+    counts, pairs, taken, together, names = (
+        Counter(),
+        defaultdict(Partnership),
+        Counter(),
+        defaultdict(list),
+        {},
+    )
+    for game in games.values():
+        counts.update(game.counts)
+        for pair, partnership in game.pairs.items():
+            summed = pairs[pair]
+            summed.deals += partnership.deals
+            summed.made += partnership.made
+            summed.points += partnership.points
+        for pair, value in game.taken.items():
+            taken[pair] += value
+        for other, rounds in game.together.items():
+            together[other] += rounds
+        names.update(game.names)
+    me = player.pk
+    f = lambda key, of=None: _figure(counts, key, me, season, of=of)  # noqa: E731
+    margin = counts["margin"]
+    taker = {
+        "takes": f("take"),
+        "made": f("take_made", of="take"),
+        "failed": f("take_failed"),
+        "contracts": [
+            {"code": code, "takes": f(("takes", code)), "made": f(("made", code), of=("takes", code))}
+            for code in CONTRACTS
+        ],
+        "average_margin": round(margin / counts["margin_takes"], 1) if counts["margin_takes"] else None,
+        "petit": f("take_petit"),
+        "petit_lost": f("take_petit_lost"),
+        "poignees": f("take_poignee"),
+        "chelems": f("chelems"),
+    }
+    callers = sorted(
+        (key[1] for key in counts if isinstance(key, tuple) and key[0] == "called_by"),
+        key=lambda pk: (-counts["called_by", pk], name_key(names.get(pk, ""))),
+    )
+    partner = {
+        "called": f("called"),
+        "made": f("called_made", of="called"),
+        "by": [
+            {
+                "player": names.get(pk, ""),
+                "player_url": player_url(pk),
+                "called": f(("called_by", pk)),
+                "made": f(("called_by_made", pk), of=("called_by", pk)),
+            }
+            for pk in callers
+        ],
+    }
+    defender = {"defended": f("defended"), "failed": f("defended_failed", of="defended")}
+    others = {
+        "miseres": f("miseres"),
+        "petit_attack": f("petit_attack"),
+        "petit_defence": f("petit_defence"),
+        "poignees": [{"size": size, **f(("poignee", size))} for size in POIGNEE_SIZES],
+    }
+    rivals = _rivals(me, taken, together, names, pairs)
+    return {
+        "player": player.name,
+        "season": season.name if season else None,
+        "taker": taker,
+        "partner": partner,
+        "defender": defender,
+        "other": others,
+        **rivals,
+        "palmares": player_palmares(player) if season is None else None,
+    }
+
+
+def _rivals(me, taken, together, names, pairs):
+    net = net_with(taken, me)
+    order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
+    rows = []
+    for other in sorted(set(net) | set(together), key=order):
+        rounds = together.get(other, [])
+        rows.append(
+            {
+                "player": names.get(other, ""),
+                "player_url": player_url(other),
+                "h2h_url": h2h_url(me, other),
+                "took_from": points(taken.get((other, me), Fraction(0))),
+                "gave_to": points(taken.get((me, other), Fraction(0))),
+                "net": points(net.get(other, Fraction(0))),
+                "rounds": len(rounds),
+                "ahead": sum(1 for t in rounds if t.ahead > 0),
+                "behind": sum(1 for t in rounds if t.ahead < 0),
+            }
+        )
+    best = best_partner(pairs, me, order)
+    worst = bete_noire(net, order)
+    return {
+        "opponents": rows,
+        "best_partner": None
+        if best is None
+        else {
+            "player": names.get(best[0], ""),
+            "player_url": player_url(best[0]),
+            "deals": best[1].deals,
+            "made": best[1].made,
+            "rate": rounded_percent(best[1].made, best[1].deals),
+            "points": best[1].points,
+        },
+        "bete_noire": None
+        if worst is None
+        else {"player": names.get(worst, ""), "player_url": player_url(worst), "net": -points(net[worst])},
+    }
+
+
+def player_seasons(player):
+    """The seasons in which the player has a homologated round (for the page's choice)."""
+    return list(
+        Season.objects.filter(rounds__seats__player=player, rounds__status=Round.HOMOLOGATED)
+        .distinct()
+        .order_by("-start_date")
+    )
+
+
+# --- the deals behind a figure -----------------------------------------------------------------------
+
+
+def figure_deals(player, key, season=None):
+    """The deals counted in the figure `key` of `player` (his career, or one season), in the order
+    played, each with its round and what it brought him."""
+    rounds = Round.objects.filter(seats__player=player, status=Round.HOMOLOGATED)
+    if season is not None:
+        rounds = rounds.filter(season=season)
+    rounds = {r.pk: r for r in rounds.select_related("season")}
+    names = dict(Seat.objects.filter(round__in=list(rounds)).values_list("player_id", "player__name"))
+    found = []
+    for deal in (
+        Deal.objects.filter(round__in=list(rounds))
+        .values("round_id", "number", "unit", "shares", *DEAL_FIELDS)
+        .order_by("round__date", "round__number", "number")
+    ):
+        if has_figure(deal, player.pk, key):
+            round_ = rounds[deal["round_id"]]
+            found.append(
+                {
+                    "season": round_.season.name,
+                    "round": round_.number,
+                    "stage": round_.stage,
+                    "table": round_.table,
+                    "date": round_.date,
+                    "deal": deal["number"],
+                    "url": round_url(round_.pk, deal["number"]),
+                    "contract": deal["contract"],
+                    "taker": names.get(deal["taker_id"], ""),
+                    "partner": names.get(deal["partner_id"], ""),
+                    "made": deal["made"],
+                    "share": deal["shares"].get(str(player.pk), 0),
+                }
+            )
+    return found
+
+
+# --- partners and rivals of a season ---------------------------------------------------------------
+
+
+def season_partners(season):
+    """Who called whom and with what success, who took how many points from whom, and each
+    player's best partner and bête noire, in one season."""
+    game = season_game(season)
+    names = game.names
+    order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
+    pairs = sorted(
+        game.pairs.items(), key=lambda item: (-item[1].deals, order(item[0][0]), order(item[0][1]))
+    )
+    players = sorted(names, key=order)
+    rows = []
+    for me in players:
+        net = net_with(game.taken, me)
+        best = best_partner(game.pairs, me, order)
+        worst = bete_noire(net, order)
+        rows.append(
+            {
+                "player": names[me],
+                "player_url": player_url(me),
+                "stats_url": reverse("championship:player_stats", args=[me]) + f"?saison={season.name}",
+                "won": points(sum((v for (_l, w), v in game.taken.items() if w == me), Fraction(0))),
+                "lost": points(sum((v for (loser, _w), v in game.taken.items() if loser == me), Fraction(0))),
+                "net": points(sum(net.values(), Fraction(0))),
+                "best_partner": names.get(best[0]) if best else None,
+                "best_partner_points": best[1].points if best else None,
+                "bete_noire": names.get(worst) if worst is not None else None,
+                "bete_noire_points": -points(net[worst]) if worst is not None else None,
+            }
+        )
+    # the biggest net flows between two players
+    net_pairs = []
+    for (loser, winner), value in game.taken.items():
+        back = game.taken.get((winner, loser), Fraction(0))
+        if value > back:
+            net_pairs.append((value - back, winner, loser))
+    net_pairs.sort(key=lambda item: (-item[0], order(item[1]), order(item[2])))
+    callers = sorted({t for t, _p in game.pairs}, key=order)
+    called = sorted({p for _t, p in game.pairs}, key=order)
+    return {
+        "season": season.name,
+        "rounds": game.rounds,
+        "deals": game.deals,
+        "pairs": [
+            {
+                "taker": names.get(t, ""),
+                "partner": names.get(p, ""),
+                "deals": pair.deals,
+                "made": pair.made,
+                "rate": rounded_percent(pair.made, pair.deals),
+                "points": pair.points,
+                "deals_url": deals_url(p, ("called_by", t), season),
+            }
+            for (t, p), pair in pairs
+        ],
+        "matrix": {
+            "takers": [names.get(t, "") for t in callers],
+            "partners": [names.get(p, "") for p in called],
+            "cells": [
+                [
+                    (game.pairs[t, p].deals, game.pairs[t, p].made) if (t, p) in game.pairs else None
+                    for p in called
+                ]
+                for t in callers
+            ],
+        },
+        "players": rows,
+        "flows": [
+            {
+                "winner": names.get(w, ""),
+                "loser": names.get(l_, ""),
+                "points": points(v),
+                "h2h_url": h2h_url(w, l_),
+            }
+            for v, w, l_ in net_pairs[:20]
+        ],
+    }
+
+
+# --- head to head ----------------------------------------------------------------------------------
+
+
+def head_to_head(a, b):
+    """Two players across seasons: the rounds they sat at together (who finished ahead), the
+    points each took from the other, and their deals as partners."""
+    seasons = _seasons()
+    games = player_games(a, seasons)
+    by_season = []
+    totals = Counter()
+    taken_ab = taken_ba = Fraction(0)
+    rounds = []
+    for season in seasons:
+        game = games[season.pk]
+        together = game.together.get(b.pk, [])
+        ab = game.taken.get((b.pk, a.pk), Fraction(0))
+        ba = game.taken.get((a.pk, b.pk), Fraction(0))
+        pair_ab = game.pairs.get((a.pk, b.pk))
+        pair_ba = game.pairs.get((b.pk, a.pk))
+        if not (together or ab or ba):
+            continue
+        row = {
+            "season": season.name,
+            "rounds": len(together),
+            "a_ahead": sum(1 for t in together if t.ahead > 0),
+            "b_ahead": sum(1 for t in together if t.ahead < 0),
+            "a_took": points(ab),
+            "b_took": points(ba),
+            "net": points(ab - ba),
+            "a_called_b": pair_ab.deals if pair_ab else 0,
+            "a_called_b_made": pair_ab.made if pair_ab else 0,
+            "b_called_a": pair_ba.deals if pair_ba else 0,
+            "b_called_a_made": pair_ba.made if pair_ba else 0,
+        }
+        by_season.append(row)
+        totals.update({k: v for k, v in row.items() if k not in ("season", "a_took", "b_took", "net")})
+        taken_ab += ab
+        taken_ba += ba
+        rounds += [(season.name, t) for t in together]
+    shown = {
+        r.pk: r
+        for r in Round.objects.filter(pk__in=[t.round_id for _s, t in rounds]).select_related("season")
+    }
+    listed = sorted(
+        (
+            {
+                "season": name,
+                "round": shown[t.round_id].number,
+                "stage": shown[t.round_id].stage,
+                "table": shown[t.round_id].table,
+                "date": shown[t.round_id].date,
+                "url": round_url(t.round_id),
+                "a_total": t.totals[0],
+                "b_total": t.totals[1],
+                "a_rank": t.ranks[0],
+                "b_rank": t.ranks[1],
+                "ahead": t.ahead,
+            }
+            for name, t in rounds
+            if t.round_id in shown
+        ),
+        key=lambda row: (row["date"], row["round"]),
+    )
+    return {
+        "a": a.name,
+        "b": b.name,
+        "a_url": player_url(a.pk),
+        "b_url": player_url(b.pk),
+        "rounds": totals["rounds"],
+        "a_ahead": totals["a_ahead"],
+        "b_ahead": totals["b_ahead"],
+        "level": totals["rounds"] - totals["a_ahead"] - totals["b_ahead"],
+        "a_took": points(taken_ab),
+        "b_took": points(taken_ba),
+        "net": points(taken_ab - taken_ba),
+        "a_called_b": totals["a_called_b"],
+        "a_called_b_made": totals["a_called_b_made"],
+        "b_called_a": totals["b_called_a"],
+        "b_called_a_made": totals["b_called_a_made"],
+        "seasons": by_season,
+        "list": listed,
+    }
+
+
+# --- palmarès ----------------------------------------------------------------------------------------
+
+
+def _all_results(pieces):
+    results, names = defaultdict(list), {}
+    for piece in pieces.values():
+        names.update(piece.names)
+        for pk, items in piece.results.items():
+            results[pk] += items
+    return results, names
+
+
+def _result_row(result, names, pk):
+    return {
+        "player": names.get(pk, ""),
+        "player_url": player_url(pk),
+        "season": result.season,
+        "round": result.number,
+        "date": result.date,
+        "total": result.total,
+        "url": round_url(result.round_id),
+    }
+
+
+def _streak_row(streak, names, pk):
+    return {
+        "player": names.get(pk, ""),
+        "player_url": player_url(pk),
+        "length": streak.length,
+        "from": _result_row(streak.first, names, pk),
+        "to": _result_row(streak.last, names, pk),
+    }
+
+
+def palmares():
+    """The federation's palmarès: champions and podiums of the closed seasons, record round
+    totals, most round wins, longest winning and losing streaks, best seasons."""
+    seasons = _seasons()
+    pieces = season_records(seasons)
+    results, names = _all_results(pieces)
+    order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
+    careers = {pk: career(items) for pk, items in results.items()}
+    titles = []
+    best_seasons = []
+    for season in reversed(seasons):
+        piece = pieces[season.pk]
+        if season.is_open:
+            continue
+        titles.append(
+            {
+                "season": season.name,
+                "season_url": reverse("championship:season", args=[season.name]),
+                "champion": names.get(piece.champion) if piece.champion else None,
+                "champion_url": player_url(piece.champion) if piece.champion else None,
+                "podium": [
+                    {"rank": rank, "player": names.get(pk, ""), "player_url": player_url(pk), "points": value}
+                    for rank, pk, value in piece.podium
+                ],
+            }
+        )
+        best_seasons += [(value, season.name, pk) for pk, value in piece.points.items()]
+    every_round = [(r, pk) for pk, items in results.items() for r in items if r.total is not None]
+    record_rounds = leaders(
+        every_round, lambda item: item[0].total, 10, lambda item: (item[0].date, order(item[1]))
+    )
+    wins = leaders([pk for pk in careers if careers[pk].wins], lambda pk: careers[pk].wins, 10, order)
+    winning = leaders(
+        [pk for pk in careers if careers[pk].winning.length > 1],
+        lambda pk: careers[pk].winning.length,
+        5,
+        order,
+    )
+    losing = leaders(
+        [pk for pk in careers if careers[pk].losing.length > 1],
+        lambda pk: careers[pk].losing.length,
+        5,
+        order,
+    )
+    best = leaders(best_seasons, lambda item: item[0], 5, lambda item: (item[1], order(item[2])))
+    return {
+        "titles": titles,
+        "record_rounds": [_result_row(r, names, pk) for r, pk in record_rounds],
+        "most_wins": [
+            {
+                "player": names[pk],
+                "player_url": player_url(pk),
+                "wins": careers[pk].wins,
+                "rounds": careers[pk].rounds,
+            }
+            for pk in wins
+        ],
+        "winning_streaks": [_streak_row(careers[pk].winning, names, pk) for pk in winning],
+        "losing_streaks": [_streak_row(careers[pk].losing, names, pk) for pk in losing],
+        "best_seasons": [
+            {"player": names.get(pk, ""), "player_url": player_url(pk), "season": name, "points": value}
+            for value, name, pk in best
+        ],
+    }
+
+
+def player_palmares(player):
+    """A player's palmarès: titles, podiums, rounds, wins, best round, longest streaks, best season."""
+    seasons = _seasons()
+    pieces = season_records(seasons)
+    results = [r for piece in pieces.values() for r in piece.results.get(player.pk, [])]
+    mine = career(results)
+    names = {player.pk: player.name}
+    titles = [s.name for s in seasons if not s.is_open and pieces[s.pk].champion == player.pk]
+    podiums = [
+        {"season": s.name, "rank": rank, "points": value}
+        for s in seasons
+        for rank, pk, value in pieces[s.pk].podium
+        if pk == player.pk
+    ]
+    closed = [(pieces[s.pk].points[player.pk], s.name) for s in seasons if player.pk in pieces[s.pk].points]
+    best = max(closed, default=None)
+    return {
+        "titles": titles,
+        "podiums": podiums,
+        "rounds": mine.rounds,
+        "wins": mine.wins,
+        "lasts": mine.lasts,
+        "best_round": _result_row(mine.best_round, names, player.pk) if mine.best_round else None,
+        "winning_streak": _streak_row(mine.winning, names, player.pk) if mine.winning.length else None,
+        "losing_streak": _streak_row(mine.losing, names, player.pk) if mine.losing.length else None,
+        "best_season": {"season": best[1], "points": best[0]} if best else None,
+    }
