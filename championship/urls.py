@@ -1,4 +1,4 @@
-from championship.views import cup, feeds, reports, rounds, sheets, standings
+from championship.views import cup, feeds, reports, rounds, sheets, standings, stats
 
 app_name = "championship"
 urlpatterns = [
@@ -8,4 +8,5 @@ urlpatterns = [
     *reports.urlpatterns,
     *cup.urlpatterns,
     *feeds.urlpatterns,
+    *stats.urlpatterns,
 ]

@@ -22,7 +22,7 @@ class BarChart:
     left: int  # where the bars' labels end
     right: int
     zero: float  # x of the 0 line
-    bars: tuple  # (y, x, width, label, value text, positive, title, text x, text anchor)
+    bars: tuple  # (y, x, width, label, value text, positive, title, text x, text anchor, inside)
     ticks: tuple  # (x, label)
     band: int
 
@@ -50,13 +50,14 @@ def bar_chart(items, width=640, label_width=170, band=26):
         # the figure inside the drawing: right of a positive bar, left of a negative one, or
         # inside the bar when it would leave the drawing
         text_x, anchor = (end + 4, "start") if positive else (start - 4, "end")
+        inside = False
         if positive and text_x > right - 30:
-            text_x, anchor = end - 4, "end"
+            text_x, anchor, inside = end - 4, "end", True
         if not positive and text_x < left + 30:
-            text_x, anchor = start + 4, "start"
+            text_x, anchor, inside = start + 4, "start", True
         title = f"{label} : {signed(value)}"
         size = round(max(end - start, 1), 1)
-        bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor))
+        bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor, inside))
     height = 8 + len(items) * band + 26
     ticks = tuple((x(value), num(value)) for value in range(low, high + 1, step))
     return BarChart(width, height, left, right, zero, tuple(bars), ticks, band)

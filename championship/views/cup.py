@@ -10,6 +10,7 @@ from championship.cup import cup_state, season_outlook, status_assumption, statu
 from championship.standings import season_standings
 from championship.summaries import cached_html
 from championship.tables_cup import CupStatusTable
+from championship.views.stats import needs_context, needs_json, wants_json
 from federation.models import Season
 from federation.roles import can_enter_rounds
 
@@ -38,6 +39,8 @@ def cup_status(request, name):
     season = _get_season(name)
     standings = season_standings(season)
     outlook = season_outlook(season, standings)
+    if wants_json(request):  # what each player needs (issue 25), for scripts
+        return needs_json(season, standings, outlook)
     rows = status_rows(season, standings, outlook)
     context = {
         "season": season,
@@ -45,6 +48,7 @@ def cup_status(request, name):
         "table_html": cup_status_html(request, season, standings, rows),
         "assumption": status_assumption(season, standings, outlook),
         "counts": _counts(rows),
+        "needs": needs_context(season, standings, outlook) if outlook.rounds else [],
     }
     return render(request, "championship/cup/status.html", context)
 
