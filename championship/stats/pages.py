@@ -14,7 +14,7 @@ from fractions import Fraction
 from django.urls import reverse
 
 from championship.models import Deal, Round, Seat
-from championship.stats.pieces import player_games, season_game, season_records
+from championship.stats.pieces import cached_page, player_games, season_game, season_records
 from federation.models import Season
 from scoring.french import rounded_percent
 from scoring.ranking import name_key
@@ -65,9 +65,14 @@ def _figure(counts, key, player_pk, season, *, of=None):
 
 def player_stats(player, season=None):
     """A player's game for his career (`season` None) or one season: as taker, partner, defender,
-    misères; partners and rivals; his palmarès. Each figure with the address of its deals."""
+    misères; partners and rivals; his palmarès. Each figure with the address of its deals.
+    Cached under the tokens of the seasons it reads."""
     seasons = _seasons()
     chosen = [season] if season is not None else seasons
+    return cached_page(f"stats:player{player.pk}", chosen, lambda: _player_stats(player, season, chosen))
+
+
+def _player_stats(player, season, chosen):
     games = player_games(player, chosen)
     counts, pairs, taken, together, names = (
         Counter(),
@@ -138,7 +143,7 @@ def player_stats(player, season=None):
         "defender": defender,
         "other": others,
         **rivals,
-        "palmares": player_palmares(player) if season is None else None,
+        "palmares": _player_palmares(player, chosen) if season is None else None,
     }
 
 
@@ -195,7 +200,13 @@ def player_seasons(player):
 
 def figure_deals(player, key, season=None):
     """The deals counted in the figure `key` of `player` (his career, or one season), in the order
-    played, each with its round and what it brought him."""
+    played, each with its round and what it brought him. Cached as the pages are."""
+    chosen = [season] if season is not None else _seasons()
+    kind = f"stats:deals{player.pk}:{figure_slug(key)}"
+    return cached_page(kind, chosen, lambda: _figure_deals(player, key, season))
+
+
+def _figure_deals(player, key, season):
     rounds = Round.objects.filter(seats__player=player, status=Round.HOMOLOGATED)
     if season is not None:
         rounds = rounds.filter(season=season)
@@ -230,10 +241,22 @@ def figure_deals(player, key, season=None):
 
 # --- partners and rivals of a season ---------------------------------------------------------------
 
+MATRIX_SIZE = 12  # takers (rows) and partners (columns) of the partnership matrix, at most
+PAIRS_SHOWN = 30  # the most frequent pairs of the page (all in its JSON)
+
+
+def _most(counts, size, order):
+    """The `size` players of `counts` with the highest counts (ties by `order`)."""
+    return [pk for pk, _n in sorted(counts.items(), key=lambda item: (-item[1], order(item[0])))[:size]]
+
 
 def season_partners(season):
     """Who called whom and with what success, who took how many points from whom, and each
-    player's best partner and bête noire, in one season."""
+    player's best partner and bête noire, in one season (cached under its token)."""
+    return cached_page("stats:partners", [season], lambda: _season_partners(season))
+
+
+def _season_partners(season):
     game = season_game(season)
     names = game.names
     order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
@@ -267,8 +290,13 @@ def season_partners(season):
         if value > back:
             net_pairs.append((value - back, winner, loser))
     net_pairs.sort(key=lambda item: (-item[0], order(item[1]), order(item[2])))
-    callers = sorted({t for t, _p in game.pairs}, key=order)
-    called = sorted({p for _t, p in game.pairs}, key=order)
+    # the matrix: the players most often in attack with a partner, as takers and as partners
+    as_taker, as_partner = Counter(), Counter()
+    for (t, p), pair in game.pairs.items():
+        as_taker[t] += pair.deals
+        as_partner[p] += pair.deals
+    callers = sorted(_most(as_taker, MATRIX_SIZE, order), key=order)
+    called = sorted(_most(as_partner, MATRIX_SIZE, order), key=order)
     return {
         "season": season.name,
         "rounds": game.rounds,
@@ -314,8 +342,12 @@ def season_partners(season):
 
 def head_to_head(a, b):
     """Two players across seasons: the rounds they sat at together (who finished ahead), the
-    points each took from the other, and their deals as partners."""
+    points each took from the other, and their deals as partners (cached)."""
     seasons = _seasons()
+    return cached_page(f"stats:h2h{a.pk}-{b.pk}", seasons, lambda: _head_to_head(a, b, seasons))
+
+
+def _head_to_head(a, b, seasons):
     games = player_games(a, seasons)
     by_season = []
     totals = Counter()
@@ -429,8 +461,12 @@ def _streak_row(streak, names, pk):
 
 def palmares():
     """The federation's palmarès: champions and podiums of the closed seasons, record round
-    totals, most round wins, longest winning and losing streaks, best seasons."""
+    totals, most round wins, longest winning and losing streaks, best seasons (cached)."""
     seasons = _seasons()
+    return cached_page("stats:palmares", seasons, lambda: _palmares(seasons))
+
+
+def _palmares(seasons):
     pieces = season_records(seasons)
     results, names = _all_results(pieces)
     order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
@@ -495,7 +531,10 @@ def palmares():
 
 def player_palmares(player):
     """A player's palmarès: titles, podiums, rounds, wins, best round, longest streaks, best season."""
-    seasons = _seasons()
+    return _player_palmares(player, _seasons())
+
+
+def _player_palmares(player, seasons):
     pieces = season_records(seasons)
     results = [r for piece in pieces.values() for r in piece.results.get(player.pk, [])]
     mine = career(results)

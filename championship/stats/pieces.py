@@ -13,10 +13,15 @@ seats) and cached by `championship.summaries.cached_many`:
   its podium and champion.
 
 Nothing here depends on a date: the pieces are cached under ``as_of = None``.
+
+The pages' figures are cached too (`cached_page`): those of one season under its token, those of
+several (a career, the palmarès, two players head to head) under all their tokens at once, so
+that a write to any of them makes them fresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -24,7 +29,8 @@ from dataclasses import dataclass, field
 from championship.cup import cup_champion, cup_rounds_of
 from championship.models import Deal, Round, Seat
 from championship.standings import COUNTING, seasons_standings
-from championship.summaries import cached_many
+from championship.figure_tokens import read_tokens
+from championship.summaries import cached, cached_many
 from scoring.stats.flow import FlowTable, Together, partnerships
 from scoring.stats.game import DEAL_FIELDS, add_deals
 from scoring.stats.records import round_results
@@ -214,3 +220,26 @@ def _records_of_seasons(seasons):
 def season_records(seasons):
     """`{season pk: SeasonRecords}`, cached."""
     return cached_many("stats:records", list(seasons), _no_date, _records_of_seasons)
+
+
+# --- the pages' figures --------------------------------------------------------------------------
+
+
+def cached_page(kind, seasons, compute):
+    """`compute()`, a page's figures read from `seasons`, cached under their tokens: those of one
+    season as its other figures (`championship.summaries.cached`); those of several under a key
+    of every token, kept with the figures of the latest season (whose state changes most often:
+    a file cache drops them with its state). Computed, not stored, when a season has no token
+    yet or the running transaction wrote to one of them."""
+    seasons = list(seasons)
+    if len(seasons) == 1:
+        return cached(kind, seasons[0], None, compute)
+    if not seasons:
+        return compute()
+    tokens = read_tokens([season.pk for season in seasons])
+    if len(tokens) < len(seasons) or any(here for _token, here in tokens.values()):
+        return compute()
+    every = "|".join(f"{pk}:{token}" for pk, (token, _here) in sorted(tokens.items()))
+    digest = hashlib.blake2b(every.encode(), digest_size=12).hexdigest()
+    latest = max(seasons, key=lambda season: (season.start_date, season.pk))
+    return cached(f"{kind}:{digest}", latest, None, compute)

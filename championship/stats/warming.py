@@ -1,0 +1,16 @@
+"""The statistics of a season computed again after a write (`championship.warming` calls
+`warm`): its pieces (`pieces`, `rating`), its partners page and the federation's palmarès, so
+that the next reader finds them ready. A player's career and head-to-head pages are assembled
+from the pieces at their first reading."""
+
+from championship.stats import pages
+from championship.stats.pieces import packed_games, season_records
+from championship.stats.rating import season_ratings
+
+
+def warm(season):
+    packed_games([season])
+    season_records([season])
+    season_ratings([season])
+    pages.season_partners(season)
+    pages.palmares()
