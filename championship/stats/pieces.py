@@ -27,9 +27,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from championship.cup import cup_champion, cup_rounds_of
+from championship.figure_tokens import read_tokens
 from championship.models import Deal, Round, Seat
 from championship.standings import COUNTING, seasons_standings
-from championship.figure_tokens import read_tokens
 from championship.summaries import cached, cached_many
 from scoring.stats.flow import FlowTable, Together, partnerships
 from scoring.stats.game import DEAL_FIELDS, add_deals

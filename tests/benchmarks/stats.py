@@ -88,7 +88,8 @@ def main():
         with CaptureQueriesContext(connection) as captured:
             timed(client, url)
         print(
-            f"{label:<40} {cold:7.0f} ms {after:12.0f} ms {min(warm):8.1f} / {statistics.median(warm):5.1f} ms"
+            f"{label:<40} {cold:7.0f} ms {after:12.0f} ms"
+            f" {min(warm):8.1f} / {statistics.median(warm):5.1f} ms"
             f" {len(captured):9d}"
         )
 
