@@ -9,7 +9,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET
 
 from championship import labels
@@ -79,25 +79,25 @@ def player_stats(request, pk):
 
 
 FIGURE_TITLES = {
-    "take": "Ses prises",
-    "take_made": "Ses contrats réussis",
-    "take_failed": "Ses contrats chutés",
-    "takes": "Ses prises en %(contract)s",
-    "made": "Ses %(contract)s réussies",
-    "take_petit": "Ses petits au bout comme preneur",
-    "take_petit_lost": "Les petits au bout de la défense quand il prenait",
-    "take_poignee": "Ses poignées montrées comme preneur",
-    "chelems": "Ses chelems réussis comme preneur",
-    "called": "Les donnes où il était appelé",
-    "called_made": "Les donnes où il était appelé et le contrat réussi",
-    "called_by": "Appelé par %(player)s",
-    "called_by_made": "Appelé par %(player)s, contrat réussi",
-    "defended": "Les contrats qu'il a défendus",
-    "defended_failed": "Les contrats qu'il a fait chuter",
-    "petit_attack": "Ses petits au bout gagnés en attaque",
-    "petit_defence": "Ses petits au bout gagnés en défense",
-    "poignee": "Ses poignées %(size)s",
-    "miseres": "Ses misères",
+    "take": gettext_noop("Ses prises"),
+    "take_made": gettext_noop("Ses contrats réussis"),
+    "take_failed": gettext_noop("Ses contrats chutés"),
+    "takes": gettext_noop("Ses prises en %(contract)s"),
+    "made": gettext_noop("Ses %(contract)s réussies"),
+    "take_petit": gettext_noop("Ses petits au bout comme preneur"),
+    "take_petit_lost": gettext_noop("Les petits au bout de la défense quand il prenait"),
+    "take_poignee": gettext_noop("Ses poignées montrées comme preneur"),
+    "chelems": gettext_noop("Ses chelems réussis comme preneur"),
+    "called": gettext_noop("Les donnes où il était appelé"),
+    "called_made": gettext_noop("Les donnes où il était appelé et le contrat réussi"),
+    "called_by": gettext_noop("Appelé par %(player)s"),
+    "called_by_made": gettext_noop("Appelé par %(player)s, contrat réussi"),
+    "defended": gettext_noop("Les contrats qu'il a défendus"),
+    "defended_failed": gettext_noop("Les contrats qu'il a fait chuter"),
+    "petit_attack": gettext_noop("Ses petits au bout gagnés en attaque"),
+    "petit_defence": gettext_noop("Ses petits au bout gagnés en défense"),
+    "poignee": gettext_noop("Ses poignées %(size)s"),
+    "miseres": gettext_noop("Ses misères"),
 }
 
 
