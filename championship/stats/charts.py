@@ -19,7 +19,7 @@ from scoring.french import num, signed
 class BarChart:
     width: int
     height: int
-    left: int  # where the bars' labels end
+    left: int  # where the bars' labels end (their text is anchored there, 8 units before)
     right: int
     zero: float  # x of the 0 line
     bars: tuple  # (y, x, width, label, value text, positive, title, text x, text anchor, inside)
@@ -28,14 +28,17 @@ class BarChart:
 
 
 def bar_chart(items, width=640, label_width=170, band=26):
-    """`items`: ``[(label, value)]`` in the order drawn, top to bottom."""
+    """`items`: ``[(label, value)]`` in the order drawn, top to bottom. Each bar's figure is
+    written beyond its end, in room kept for it on the side of the bars that need it."""
     values = [value for _label, value in items] or [0]
     low, high = min(0, *values), max(0, *values)
     step = nice_step(max(high - low, 1), 4)
     low, high = (low // step) * step, -(-high // step) * step
     if high == low:
         high = low + step
-    left, right = label_width, width - 12
+    room = DIGIT * max(len(signed(value)) for value in values) + 6  # a figure's width, and a gap
+    left = label_width + (room if min(values) < 0 else 0)
+    right = width - 12 - (room if max(values) > 0 else 0)
     scale = (right - left) / (high - low)
 
     def x(value):
@@ -47,20 +50,24 @@ def bar_chart(items, width=640, label_width=170, band=26):
         y = 8 + index * band
         start, end = sorted((zero, x(value)))
         positive = value >= 0
-        # the figure inside the drawing: right of a positive bar, left of a negative one, or
-        # inside the bar when it would leave the drawing
         text_x, anchor = (end + 4, "start") if positive else (start - 4, "end")
-        inside = False
-        if positive and text_x > right - 30:
-            text_x, anchor, inside = end - 4, "end", True
-        if not positive and text_x < left + 30:
-            text_x, anchor, inside = start + 4, "start", True
         title = f"{label} : {signed(value)}"
         size = round(max(end - start, 1), 1)
-        bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor, inside))
+        bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor, False))
     height = 8 + len(items) * band + 26
-    ticks = tuple((x(value), num(value)) for value in range(low, high + 1, step))
-    return BarChart(width, height, left, right, zero, tuple(bars), ticks, band)
+    ticks = _spaced([(x(value), num(value)) for value in range(low, high + 1, step)], zero)
+    return BarChart(width, height, label_width, right, zero, tuple(bars), ticks, band)
 
 
+def _spaced(ticks, zero):
+    """The ticks whose labels do not overlap: 0 first, then the others nearest to it first."""
+    kept = []
+    for tick in sorted(ticks, key=lambda tick: abs(tick[0] - zero)):
+        half = DIGIT * len(tick[1]) / 2 + 4
+        if all(abs(tick[0] - other) >= half + DIGIT * len(text) / 2 + 4 for other, text in kept):
+            kept.append(tick)
+    return tuple(sorted(kept))
+
+
+DIGIT = 8.5  # the width of a character of a 14-unit figure, at most
 PHONE_BARS = (360, 110, 26)  # width, label width, band
