@@ -37,8 +37,10 @@ def bar_chart(items, width=640, label_width=170, band=26):
     if high == low:
         high = low + step
     room = DIGIT * max(len(signed(value)) for value in values) + 6  # a figure's width, and a gap
+    # figures of 0 go right, unless only negative bars leave room on the left alone
+    right_room = max(values) > 0 or min(values) >= 0
     left = label_width + (room if min(values) < 0 else 0)
-    right = width - 12 - (room if max(values) > 0 else 0)
+    right = width - 12 - (room if right_room else 0)
     scale = (right - left) / (high - low)
 
     def x(value):
@@ -50,7 +52,9 @@ def bar_chart(items, width=640, label_width=170, band=26):
         y = 8 + index * band
         start, end = sorted((zero, x(value)))
         positive = value >= 0
-        text_x, anchor = (end + 4, "start") if positive else (start - 4, "end")
+        text_x, anchor = (
+            (end + 4, "start") if value > 0 or (value == 0 and right_room) else (start - 4, "end")
+        )
         title = f"{label} : {signed(value)}"
         size = round(max(end - start, 1), 1)
         bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor, False))
