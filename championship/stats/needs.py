@@ -9,12 +9,18 @@ from django.utils.translation import gettext, ngettext
 
 from championship.cup import status_players
 from championship.labels import french_active
+from championship.summaries import cached
 from scoring import needs as rules
 from scoring.french import num
 
 
 def season_needs(season, standings, outlook):
-    """`[(Player, Need)]` of every player who may still play, in the statuses' order."""
+    """`[(Player, Need)]` of every player who may still play, in the statuses' order; cached
+    under the season's token and the standings' date, as the statuses."""
+    return cached("stats:needs", season, standings.as_of, lambda: _season_needs(season, standings, outlook))
+
+
+def _season_needs(season, standings, outlook):
     current, by_name = status_players(season, standings)
     rulebook = season.rulebook
     got = rules.needs(

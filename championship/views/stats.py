@@ -5,6 +5,7 @@ head, the federation's palmarès, and the rating apart from the championship. Ea
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -20,6 +21,7 @@ from championship.stats.rating import season_rating
 from federation.models import Player, Season
 from scoring.stats.game import figure_key
 
+DEALS_PER_PAGE = 200  # the deals of a figure on one page (all in its JSON)
 CHART_BARS = 12  # bars at most in a chart: the phone's stays under a screen's height
 
 
@@ -136,10 +138,20 @@ def player_figure_deals(request, pk, figure):
                 "deals": deals,
             }
         )
+    listed = Paginator(deals, DEALS_PER_PAGE).get_page(request.GET.get("page"))
+    deals = [dict(deal) for deal in listed.object_list]
     for deal in deals:
         deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
         deal["stage_label"] = labels.stage(deal["stage"])
-    context = {"player": player, "season": season, "title": title, "figure": figure, "deals": deals}
+    context = {
+        "player": player,
+        "season": season,
+        "title": title,
+        "figure": figure,
+        "deals": deals,
+        "listed": listed,
+        "season_query": f"saison={season.name}&" if season else "",
+    }
     return render(request, "championship/stats/figure_deals.html", context)
 
 

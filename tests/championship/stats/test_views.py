@@ -185,3 +185,14 @@ def test_the_qualification_page_says_what_each_player_needs(client, three_rounds
     assert data["season"] == season.name and data["remaining"] == 2
     assert sorted(need["player"] for need in data["needs"]) == sorted(EXAMPLE_PLAYERS)
     assert {"code", "needed", "least", "most", "to_play", "reachable"} <= set(data["needs"][0])
+
+
+def test_a_long_list_of_deals_is_paged(client, three_rounds, monkeypatch):
+    monkeypatch.setattr("championship.views.stats.DEALS_PER_PAGE", 2)
+    alice = pk("Alice")
+    url = f"/joueurs/{alice}/statistiques/defended/"  # 4 deals
+    first = markup.unescape(client.get(url).content.decode())
+    assert "4 donnes" in first and "page 1 sur 2" in first and 'href="?page=2"' in first
+    second = markup.unescape(client.get(url + "?page=2").content.decode())
+    assert "page 2 sur 2" in second and 'href="?page=1"' in second
+    assert len(client.get(url + "?format=json").json()["deals"]) == 4
