@@ -5,6 +5,8 @@ head, the federation's palmarès, and the rating apart from the championship. Ea
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, JsonResponse
@@ -14,6 +16,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET
 
 from championship import labels
+from championship.presenters import round_title
 from championship.stats import pages
 from championship.stats.charts import PHONE_BARS, bar_chart
 from championship.stats.needs import need_json, need_text, season_needs
@@ -42,6 +45,11 @@ def _season_param(request):
     if not name:
         return None
     return get_object_or_404(Season, name=name)
+
+
+def _round_title(row):
+    """« Manche 3 », « Play-off, table A — manche 1 » of a row with its round's stage, table, number."""
+    return round_title(SimpleNamespace(stage=row["stage"], table=row["table"], number=row["round"]))
 
 
 def _bars(items):
@@ -142,7 +150,7 @@ def player_figure_deals(request, pk, figure):
     deals = [dict(deal) for deal in listed.object_list]
     for deal in deals:
         deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
-        deal["stage_label"] = labels.stage(deal["stage"])
+        deal["round_title"] = _round_title(deal)
     context = {
         "player": player,
         "season": season,
@@ -184,7 +192,7 @@ def head_to_head(request, a, b):
     if wants_json(request):
         return json_response(data)
     for row in data["list"]:
-        row["stage_label"] = labels.stage(row["stage"])
+        row["round_title"] = _round_title(row)
     return render(request, "championship/stats/head_to_head.html", {"a": first, "b": second, "data": data})
 
 
