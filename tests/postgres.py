@@ -3,6 +3,7 @@ server, see .ci/run): for tests that run commands or threads against a real serv
 share a database with the others."""
 
 import os
+import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
@@ -17,10 +18,34 @@ def side_database(suffix):
     parts = urlsplit(POSTGRES_URL)
     name = f"{parts.path.lstrip('/')}_{suffix}"
     admin = psycopg.connect(POSTGRES_URL, autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_database(admin, name)
     admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(admin, name)
         admin.close()
+
+
+def drop_database(admin, name, attempts=20):
+    """Drop `name`, ending the test's own connections to it first.
+
+    Not ``WITH (FORCE)``: that refuses, for a role that is not a superuser, when an autovacuum
+    worker happens to be in the database (seen once in CI after the races' writes); a plain
+    ``DROP DATABASE`` asks such a worker to stop and waits for it. A connection of the test
+    that is still closing is retried for a few seconds."""
+    import psycopg
+
+    for attempt in range(attempts):
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND usename = current_user AND pid <> pg_backend_pid()",
+            [name],
+        )
+        try:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            return
+        except psycopg.errors.ObjectInUse:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.25)
