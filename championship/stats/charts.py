@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from championship.charts import nice_step
+from championship.labels import colon
 from scoring.french import num, signed
 
 
@@ -55,7 +56,7 @@ def bar_chart(items, width=640, label_width=170, band=26):
         text_x, anchor = (
             (end + 4, "start") if value > 0 or (value == 0 and right_room) else (start - 4, "end")
         )
-        title = f"{label} : {signed(value)}"
+        title = f"{label}{colon()}{signed(value)}"
         size = round(max(end - start, 1), 1)
         bars.append((y, start, size, label, signed(value), positive, title, round(text_x, 1), anchor, False))
     height = 8 + len(items) * band + 26

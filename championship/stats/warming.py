@@ -1,9 +1,12 @@
 """The statistics of a season computed again after a write (`championship.warming` calls
-`warm`): its pieces (`pieces`, `rating`), its partners page and the federation's palmarès, so
-that the next reader finds them ready. A player's career and head-to-head pages are assembled
-from the pieces at their first reading."""
+`warm`): its pieces (`pieces`, `rating`), its partners page, the federation's palmarès and what
+each player needs, so that the next reader finds them ready. A player's career and head-to-head
+pages are assembled from the pieces at their first reading."""
 
+from championship.cup import season_outlook
+from championship.standings import season_standings
 from championship.stats import pages
+from championship.stats.needs import season_needs
 from championship.stats.pieces import packed_games, season_records
 from championship.stats.rating import season_ratings
 
@@ -14,3 +17,7 @@ def warm(season):
     season_ratings([season])
     pages.season_partners(season)
     pages.palmares()
+    standings = season_standings(season)
+    outlook = season_outlook(season, standings)
+    if outlook.rounds:  # the qualification page's « Ce qu'il faut à chacun »
+        season_needs(season, standings, outlook)

@@ -4,7 +4,8 @@
 from django import template
 from django.utils.translation import gettext
 
-from championship.labels import french_active
+from championship.labels import english_ordinal, french_active
+from scoring import french
 from scoring.french import of_name
 
 register = template.Library()
@@ -22,3 +23,11 @@ def page_of(name):
     if french_active():
         return f"La page {of_name(str(name))}"
     return gettext("%(name)s's page") % {"name": name}
+
+
+@register.filter
+def rank(value):
+    """A rank as an ordinal in the page's language: « 1er », « 2e » / « 1st », « 2nd »."""
+    if value is None:
+        return ""
+    return french.ordinal(value) if french_active() else english_ordinal(value)
