@@ -1,4 +1,4 @@
-from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings
+from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings, stats
 
 app_name = "championship"
 urlpatterns = [
@@ -10,4 +10,5 @@ urlpatterns = [
     *reports.urlpatterns,
     *cup.urlpatterns,
     *feeds.urlpatterns,
+    *stats.urlpatterns,
 ]

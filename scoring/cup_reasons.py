@@ -140,14 +140,33 @@ def _out_of_reach(p) -> str:
     )
 
 
+def _in_rounds(count: int) -> str:
+    return "en 1 manche" if count == 1 else f"en {count} manches"
+
+
+def needed_phrase(p) -> str:
+    """What the remaining rounds must bring him for his place to be certain (`scoring.needs`):
+    « 12 points de plus en 3 manches lui assureraient sa place »."""
+    needed, most, rounds = p["needed"], p["most"], _in_rounds(p["remaining"])
+    if needed > most:
+        verb = "assurerait" if most < 2 else "assureraient"
+        return (
+            f"même {plural(most, 'point')} {rounds}, le plus possible, ne lui {verb} pas sa place "
+            f"(il en faudrait {num(needed)})"
+        )
+    if needed > 0:
+        verb = "assurerait" if needed < 2 else "assureraient"
+        return f"{plural(needed, 'point')} de plus {rounds} lui {verb} sa place"
+    if needed == 0:
+        return f"ne rien perdre {rounds} lui assurerait sa place"
+    return f"ne pas perdre plus de {plural(-needed, 'point')} {rounds} lui assurerait sa place"
+
+
 def _open(p) -> str:
-    """In contention: between which final places, and how many points he lacks to be qualified."""
-    lacking = p["to_safety"]
-    verb = "assurerait" if lacking < 2 else "assureraient"
+    """In contention: between which final places, and what his rounds must bring him to be sure."""
     return (
         f"En course : au mieux à {_place(p['ahead'] + 1)}, au pire à la "
-        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; "
-        f"{plural(lacking, 'point')} de plus aujourd'hui lui {verb} sa place"
+        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; {needed_phrase(p)}"
     )
 
 
@@ -192,7 +211,7 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
         f"meilleure {ordinal(p['position'], feminine=True)} place des tables (total {num(p['total'])})"
     ),
     "final_winner": _final_winner,
-    # statuses for the play-offs during the season (scoring.cup.playoff_status)
+    # statuses for the play-offs during the season (scoring.playoff_race.playoff_status)
     "cannot_rank": lambda p: (
         f"Hors course : {_played(p['rounds'])} et {plural(p['remaining'], 'manche')} à jouer, "
         f"il en faut {p['needed']} pour entrer au classement"

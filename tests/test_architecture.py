@@ -29,7 +29,6 @@ KNOWN_LONG_FUNCTIONS = {
     "championship/cup/state.py:cup_state": 96,
     "championship/sheets/seasons.py:read_totals_table": 81,
     "scoring/cup.py:qualify_for_final": 90,
-    "scoring/cup.py:playoff_status": 138,
 }
 
 SERVICES = "championship.services"

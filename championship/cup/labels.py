@@ -204,17 +204,39 @@ def _out_of_reach(p):
     }
 
 
+def needed_phrase(p):
+    """`scoring.cup_reasons.needed_phrase` in the active language."""
+    needed, most = p["needed"], p["most"]
+    rounds = _count("en %(count)s manche", "en %(count)s manches", p["remaining"])
+    if needed > most:
+        return ngettext(
+            "même %(count)s point %(rounds)s, le plus possible, ne lui assurerait pas sa place "
+            "(il en faudrait %(needed)s)",
+            "même %(count)s points %(rounds)s, le plus possible, ne lui assureraient pas sa place "
+            "(il en faudrait %(needed)s)",
+            most,
+        ) % {"count": most, "rounds": rounds, "needed": num(needed)}
+    if needed > 0:
+        return ngettext(
+            "%(count)s point de plus %(rounds)s lui assurerait sa place",
+            "%(count)s points de plus %(rounds)s lui assureraient sa place",
+            needed,
+        ) % {"count": needed, "rounds": rounds}
+    if needed == 0:
+        return gettext("ne rien perdre %(rounds)s lui assurerait sa place") % {"rounds": rounds}
+    return ngettext(
+        "ne pas perdre plus de %(count)s point %(rounds)s lui assurerait sa place",
+        "ne pas perdre plus de %(count)s points %(rounds)s lui assurerait sa place",
+        -needed,
+    ) % {"count": -needed, "rounds": rounds}
+
+
 def _open(p):
-    lacking = _count(
-        "%(count)s point de plus aujourd'hui lui assurerait sa place",
-        "%(count)s points de plus aujourd'hui lui assureraient sa place",
-        p["to_safety"],
-    )
     return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
         "high": _place(p["ahead"] + 1),
         "low": english_ordinal(p["threats"] + 1),
         "for": _for(p["places"]),
-        "lacking": lacking,
+        "lacking": needed_phrase(p),
     }
 
 

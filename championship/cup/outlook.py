@@ -12,15 +12,9 @@ from championship.models import Report, Round, Seat
 from championship.standings.lateness import report_deadline, season_author
 from championship.standings.season import season_standings
 from federation.models import Player
-from scoring.cup import (
-    Status,
-    late_malus,
-    playoff_status,
-    report_risk,
-    round_bounds,
-)
 from scoring.cup_reasons import Reason
 from scoring.french import num
+from scoring.playoff_race import Status, late_malus, playoff_status, report_risk, round_bounds
 from scoring.ranking import PlayerSeason, name_key
 
 
@@ -62,7 +56,7 @@ def status_players(season, standings):
 @dataclass(frozen=True)
 class Outlook:
     """What may still change the season points until the season's end: the bound the statuses
-    rest on (`scoring.cup.playoff_status`)."""
+    rest on (`scoring.playoff_race.playoff_status`)."""
 
     as_of: datetime.date  # the standings' date: today, or the season's end once it is over
     end: datetime.date  # the season's end: the late-report malus is counted up to it
@@ -116,7 +110,7 @@ def cup_champion(season, standings=None, cup_rounds=None):
 
 
 def season_outlook(season, standings):
-    """The `Outlook` of a season as of its standings' date (see `scoring.cup.round_bounds`).
+    """The `Outlook` of a season as of its standings' date (see `scoring.playoff_race.round_bounds`).
 
     The late-report malus: each counted round's report, missing (or filed after that date),
     may still grow until the season's end, for its author (the Report's, else the round

@@ -8,7 +8,7 @@ better regular-season seed, i.e. the order of the final ranking.
 
 `cup_state` gathers the whole cup in one object for the bracket page and the `cup` command;
 `season_statuses` answers, during the season, who is qualified, eliminated or in contention for
-the play-offs — decided only when it is mathematically certain (`scoring.cup.playoff_status`),
+the play-offs — decided only when it is mathematically certain (`scoring.playoff_race.playoff_status`),
 on the bound that `season_outlook` reads from the season: its round limits, the rounds still to
 count and what the late-report malus may still add by the season's end.
 
@@ -27,13 +27,7 @@ from championship.models import Round, Seat
 from championship.standings.season import season_standings
 from federation.models import Player
 from gamenights.schedule import remaining_regular_rounds
-from scoring.cup import (
-    CupPlan,
-    Qualification,
-    champion,
-    qualify_for_final,
-    seed_cup,
-)
+from scoring.cup import CupPlan, Qualification, champion, qualify_for_final, seed_cup
 from scoring.cup_reasons import Reason
 from scoring.ranking import name_key
 

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from championship.cup.labels import reason_text
 from championship.labels import english_ordinal, french_active
 from championship.lib.tables import SpreadsheetSafeTable
-from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.french import num, ordinal
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED
 
 STATUS_LABELS = {
     QUALIFIED: _("qualification assurée"),

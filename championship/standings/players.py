@@ -17,7 +17,8 @@ from championship.standings.player_charts import cumulative_points
 from championship.standings.season import COUNTING, Standings, season_standings, seasons_standings
 from federation.models import Season
 from scoring.french import rounded_percent
-from scoring.vocabulary import ATTACK, DEFENCE, POIGNEE_LABELS
+from scoring.stats.game import DEAL_FIELDS, deal_figures
+from scoring.vocabulary import POIGNEE_LABELS
 
 # --- one player's season, line by line -----------------------------------------------------------
 
@@ -242,43 +243,14 @@ def _rate(made, takes):
     return rounded_percent(made, takes)
 
 
-DEAL_STATISTICS_FIELDS = (
-    "kind",
-    "taker_id",
-    "partner_id",
-    "contract",
-    "made",
-    "petit_au_bout",
-    "poignees",
-    "miseres",
-    "chelem_made_by",
-)
+DEAL_STATISTICS_FIELDS = DEAL_FIELDS
 
 
 def add_deal_counts(counts, deal, me):
     """Add to the Counter `counts` what the player `me` (an id) did in `deal` (a dict of
-    `DEAL_STATISTICS_FIELDS`): counts add up over deals and seasons (`statistics` reads them)."""
-    counts["miseres"] += deal["miseres"].count(me)
-    for poignee in deal["poignees"]:
-        if poignee.get("player") == me:
-            counts["poignee", poignee.get("size")] += 1
-    if deal["kind"] != Deal.PLAYED:
-        return
-    attack = deal["taker_id"] == me or deal["partner_id"] == me
-    if deal["taker_id"] == me:
-        counts["takes", deal["contract"]] += 1
-        counts["made", deal["contract"]] += deal["made"] is True
-        counts["chelems"] += deal["chelem_made_by"] == ATTACK
-    elif deal["partner_id"] == me:
-        counts["called"] += 1
-        counts["called_made"] += deal["made"] is True
-    else:
-        counts["defended"] += 1
-        counts["defended_failed"] += deal["made"] is False
-    if deal["petit_au_bout"]:
-        won = (deal["petit_au_bout"] == ATTACK) == attack
-        key = ATTACK if attack else DEFENCE
-        counts[f"petit_{key}"] += won
+    `DEAL_STATISTICS_FIELDS`): counts add up over deals and seasons (`statistics` reads them);
+    the figures are `scoring.stats.game.deal_figures`, which the statistics pages count too."""
+    counts.update(deal_figures(deal, me))
 
 
 def statistics(counts):

@@ -12,6 +12,7 @@ from championship.cup.tables import CupStatusTable
 from championship.lib.summaries import cached_html
 from championship.standings.season import season_standings
 from championship.views.access import get_season
+from championship.views.stats import needs_context, needs_json, wants_json
 from federation.roles import can_enter_rounds
 
 
@@ -35,6 +36,8 @@ def cup_status(request, name):
     season = get_season(name)
     standings = season_standings(season)
     outlook = season_outlook(season, standings)
+    if wants_json(request):  # what each player needs (issue 25), for scripts
+        return needs_json(season, standings, outlook)
     rows = status_rows(season, standings, outlook)
     context = {
         "season": season,
@@ -42,6 +45,7 @@ def cup_status(request, name):
         "table_html": cup_status_html(request, season, standings, rows),
         "assumption": status_assumption(season, standings, outlook),
         "counts": _counts(rows),
+        "needs": needs_context(season, standings, outlook) if outlook.rounds else [],
     }
     return render(request, "championship/cup/status.html", context)
 

@@ -98,6 +98,7 @@ def warm(pk):
     from championship.standings.lateness import default_as_of  # noqa: PLC0415
     from championship.standings.players import packed_pieces  # noqa: PLC0415
     from championship.standings.season import season_standings  # noqa: PLC0415
+    from championship.stats.warming import warm as warm_stats  # noqa: PLC0415
     from championship.views.cup import cup_status_html  # noqa: PLC0415
     from championship.views.home import champion_of, leaders_of  # noqa: PLC0415
     from championship.views.rounds import round_list_html  # noqa: PLC0415
@@ -123,3 +124,4 @@ def warm(pk):
             for can_enter in (False, True):
                 round_list_html(request, season, can_enter)
             cup_status_html(request, season, standings, status_rows(season, standings))
+            warm_stats(season)

@@ -270,6 +270,14 @@ def demo_pages():
         f"/saisons/{past.name}/coupe/qualifications/",
         "/connexion/",
         "/compte/mot-de-passe-oublie/",
+        # the statistics (issue 25)
+        f"/joueurs/{player.pk}/statistiques/",
+        f"/joueurs/{player.pk}/statistiques/?saison={past.name}",
+        f"/joueurs/{player.pk}/statistiques/defended/",
+        f"/joueurs/{player.pk}/face-a-face/{homologated.seats.order_by('position')[1].player.pk}/",
+        f"/saisons/{current.name}/partenaires/",
+        f"/saisons/{current.name}/cote/",
+        "/palmares/",
     ]
     official = [
         "/",

@@ -213,6 +213,23 @@ TABLE = {
         (season_path("coupe/qualifications/"), EVERYONE, NOBODY_POSTS)
     ],
     "saisons/<str:name>/bulletin.pdf": [(season_path("bulletin.pdf"), EVERYONE, NOBODY_POSTS)],
+    # the statistics (issue 25): public, read only
+    "joueurs/<int:pk>/statistiques/": [
+        (lambda w: f"/joueurs/{w.report.author.pk}/statistiques/", EVERYONE, NOBODY_POSTS)
+    ],
+    "joueurs/<int:pk>/statistiques/<str:figure>/": [
+        (lambda w: f"/joueurs/{w.report.author.pk}/statistiques/take/", EVERYONE, NOBODY_POSTS)
+    ],
+    "joueurs/<int:a>/face-a-face/<int:b>/": [
+        (
+            lambda w: f"/joueurs/{w.report.author.pk}/face-a-face/{w.official.player.pk}/",
+            EVERYONE,
+            NOBODY_POSTS,
+        )
+    ],
+    "saisons/<str:name>/partenaires/": [(season_path("partenaires/"), EVERYONE, NOBODY_POSTS)],
+    "saisons/<str:name>/cote/": [(season_path("cote/"), EVERYONE, NOBODY_POSTS)],
+    "palmares/": [(lambda w: "/palmares/", EVERYONE, NOBODY_POSTS)],
     # Atom feeds: public, homologated rounds and published reports only (a POST reads them too).
     "manches.atom": [(lambda w: "/manches.atom", EVERYONE, EVERYONE)],
     "comptes-rendus.atom": [(lambda w: "/comptes-rendus.atom", EVERYONE, EVERYONE)],

@@ -12,7 +12,7 @@ from championship.models import Round
 from championship.standings.season import season_standings
 from gamenights import schedule, services
 from gamenights.models import GameNight
-from scoring.cup import ELIMINATED, IN_CONTENTION
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION
 from tests.championship.cup.cup_helpers import leaders_and_trailers, names, play_totals
 
 pytestmark = pytest.mark.django_db

@@ -2,18 +2,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.cup import (
-    ELIMINATED,
-    IN_CONTENTION,
-    QUALIFIED,
-    CupPlan,
-    champion,
-    playoff_status,
-    qualify_for_final,
-    seed_cup,
-    snake_tables,
-)
+from scoring.cup import CupPlan, champion, qualify_for_final, seed_cup, snake_tables
 from scoring.cup_reasons import french, french_pairs
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED, playoff_status, round_bounds
 from scoring.ranking import PlayerSeason, final_ranking
 from scoring.rulebook import load_default_rulebook
 
@@ -323,15 +314,17 @@ def test_it_decides_statuses_only_when_certain():
         "resteront devant"
     )
     # Bruno (70) ends between 58 and 100: Alice (up to 130), Chloé (80) and Fanny (70) can reach
-    # 58, nobody ranked stays above 100 for certain; at 93 (23 more), only Alice could reach him.
+    # 58, nobody ranked stays above 100 for certain; at 81 (11 more in his 2 rounds), only Alice
+    # could reach him.
     assert french(statuses["Bruno"].reason) == (
-        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 23 points "
-        "de plus aujourd'hui lui assureraient sa place"
+        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 11 points "
+        "de plus en 2 manches lui assureraient sa place"
     )
-    # Chloé (50, down to 38): Alice stays above her 80 for certain (88); 63 more to be safe.
+    # Chloé (50): Alice stays above her 80 for certain (88); she would need 101, 51 more, when her
+    # 2 rounds bring her 30 at most.
     assert french(statuses["Chloé"].reason) == (
-        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; 63 points "
-        "de plus aujourd'hui lui assureraient sa place"
+        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; même 30 "
+        "points en 2 manches, le plus possible, ne lui assureraient pas sa place (il en faudrait 51)"
     )
     assert french(statuses["Émile"].reason) == (
         "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
@@ -494,10 +487,11 @@ def test_the_places_a_status_states_hold_whatever_happens(case):
 @settings(max_examples=400, deadline=None)
 @given(seasons_and_futures())
 def test_the_points_an_open_player_lacks_are_exactly_what_would_make_him_safe(case):
-    """« N points de plus aujourd'hui lui assureraient sa place »: with N more he is qualified, with
-    N − 1 more he is not yet."""
+    """« N points de plus en R manches lui assureraient sa place »: N more than his lowest (every
+    round at the floor) today and he is qualified, one less and he is not yet."""
     rulebook, remaining, current, _final = case
     statuses = playoff_status(current, remaining, rulebook)
+    loss, _gain = round_bounds(rulebook)
 
     def status_with(player, extra):
         changed = [
@@ -510,7 +504,7 @@ def test_the_points_an_open_player_lacks_are_exactly_what_would_make_him_safe(ca
 
     for player, status in statuses.items():
         if status.reason.code == "open":
-            lacking = status.reason.params["to_safety"]
+            lacking = status.reason.params["needed"] - remaining * loss
             assert lacking >= 1
             assert status_with(player, lacking) == QUALIFIED
             assert status_with(player, lacking - 1) != QUALIFIED

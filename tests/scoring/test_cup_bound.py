@@ -20,9 +20,9 @@ from scoring.championship import (
     round_limit_items,
     round_line_items,
 )
-from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED, late_malus, playoff_status, report_risk
 from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED, late_malus, playoff_status, report_risk
 from scoring.ranking import PlayerSeason, final_ranking
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook

@@ -17,9 +17,9 @@ from championship.models import Round
 from championship.services import create_round, homologate_round
 from championship.standings.season import season_standings
 from federation.models import Player
-from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
 from tests.championship.cup.cup_helpers import (

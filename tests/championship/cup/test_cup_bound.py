@@ -16,8 +16,8 @@ from championship.models import ChampionshipLine, Report, Round
 from championship.services import update_season_rulebook
 from championship.standings.season import season_standings
 from federation.models import Player, Season
-from scoring.cup import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.cup_reasons import french
+from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED
 from tests.championship.cup.cup_helpers import play_totals, round_limits
 from tests.factories import make_round
 

@@ -66,8 +66,11 @@ SAMPLES = [
     Reason("out_of_reach", {"best": 50, "gain": 15, "remaining": 1, "ahead": 2, "places": 2}),
     Reason("out_of_reach", {"best": 50, "gain": 15, "remaining": 2, "ahead": 1, "places": 1}),
     Reason("not_ranked_yet", {"rounds": 1, "needed": 3}),
-    Reason("open", {"threats": 11, "ahead": 0, "places": 10, "to_safety": 61}),
-    Reason("open", {"threats": 1, "ahead": 0, "places": 1, "to_safety": 1}),
+    Reason("open", {"threats": 11, "ahead": 0, "places": 10, "needed": 61, "most": 90, "remaining": 3}),
+    Reason("open", {"threats": 1, "ahead": 0, "places": 1, "needed": 1, "most": 30, "remaining": 1}),
+    Reason("open", {"threats": 3, "ahead": 1, "places": 2, "needed": 35, "most": 30, "remaining": 1}),
+    Reason("open", {"threats": 3, "ahead": 0, "places": 2, "needed": 0, "most": 30, "remaining": 2}),
+    Reason("open", {"threats": 3, "ahead": 0, "places": 2, "needed": -5, "most": 60, "remaining": 2}),
     Reason("final_tie", {"rank": 10, "places": 10}),
     Reason("final_in", {"place": 1, "places": 10}),
     Reason("final_out", {"place": 11, "places": 10}),
@@ -136,11 +139,21 @@ def test_it_writes_english_sentences_from_the_figures():
         )
         assert reason_text(SAMPLES[18]) == (
             "In contention: 1st place at best, 12th at worst, for 10 qualifying places; 61 more points "
-            "today would make their place certain"
+            "in 3 rounds would make their place certain"
         )
         assert reason_text(SAMPLES[19]) == (
             "In contention: 1st place at best, 2nd at worst, for a single qualifying place; 1 more point "
-            "today would make their place certain"
+            "in 1 round would make their place certain"
+        )
+        assert reason_text(SAMPLES[20]).endswith(
+            "; even 30 points in 1 round, the most possible, would not make their place certain "
+            "(it would take 35)"
+        )
+        assert reason_text(SAMPLES[21]).endswith(
+            "; losing nothing in 2 rounds would make their place certain"
+        )
+        assert reason_text(SAMPLES[22]).endswith(
+            "; losing no more than 5 points in 2 rounds would make their place certain"
         )
         assert (
             reason_text(SAMPLES[12])
@@ -161,11 +174,19 @@ def test_the_french_sentences_of_the_race_say_the_places_and_what_is_lacking():
     )
     assert french(SAMPLES[18]) == (
         "En course : au mieux à la 1re place, au pire à la 12e, pour 10 places qualificatives ; 61 "
-        "points de plus aujourd'hui lui assureraient sa place"
+        "points de plus en 3 manches lui assureraient sa place"
     )
     assert french(SAMPLES[19]) == (
         "En course : au mieux à la 1re place, au pire à la 2e, pour une seule place qualificative ; "
-        "1 point de plus aujourd'hui lui assurerait sa place"
+        "1 point de plus en 1 manche lui assurerait sa place"
+    )
+    assert french(SAMPLES[20]) == (
+        "En course : au mieux à la 2e place, au pire à la 4e, pour 2 places qualificatives ; même 30 "
+        "points en 1 manche, le plus possible, ne lui assureraient pas sa place (il en faudrait 35)"
+    )
+    assert french(SAMPLES[21]).endswith("; ne rien perdre en 2 manches lui assurerait sa place")
+    assert french(SAMPLES[22]).endswith(
+        "; ne pas perdre plus de 5 points en 2 manches lui assurerait sa place"
     )
 
 

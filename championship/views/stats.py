@@ -1,0 +1,244 @@
+"""The statistics pages (issue 25, docs/statistiques.md): a player's game for a season or his
+career and the deals behind each figure, a season's partners and rivals, two players head to
+head, the federation's palmarès, and the rating apart from the championship. Each page answers
+``?format=json`` with the same figures for scripts. All are public."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from django.core.paginator import Paginator
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils.translation import gettext, gettext_noop
+from django.views.decorators.http import require_GET
+
+from championship import labels
+from championship.rounds.display import round_title
+from championship.stats import pages
+from championship.stats import palmares as palmares_pages
+from championship.stats.charts import PHONE_BARS, bar_chart
+from championship.stats.needs import need_json, need_text, season_needs
+from championship.stats.rating import season_rating
+from federation.models import Player, Season
+from scoring.stats.game import figure_key
+
+DEALS_PER_PAGE = 200  # the deals of a figure on one page (all in its JSON)
+CHART_BARS = 12  # bars at most in a chart: the phone's stays under a screen's height
+
+
+def wants_json(request):
+    return request.GET.get("format") == "json"
+
+
+def json_response(data):
+    """A stats page's figures for scripts: UTF-8, integers as JSON integers, dates ISO."""
+    return JsonResponse(
+        data, encoder=DjangoJSONEncoder, json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
+
+
+def _season_param(request):
+    """The `?saison=NOM` of a player's page: a Season, None (his career), or 404."""
+    name = request.GET.get("saison", "").strip()
+    if not name:
+        return None
+    return get_object_or_404(Season, name=name)
+
+
+def _round_title(row):
+    """« Manche 3 », « Play-off, table A — manche 1 » of a row with its round's stage, table, number."""
+    return round_title(SimpleNamespace(stage=row["stage"], table=row["table"], number=row["round"]))
+
+
+def _bars(items):
+    """The wide and the phone's drawing of `[(label, value)]`."""
+    return bar_chart(items), bar_chart(items, *PHONE_BARS)
+
+
+def _net_items(rows, key="net"):
+    """The biggest net flows of `rows` (by size), highest first: at most `CHART_BARS`."""
+    shown = sorted((row for row in rows if row[key]), key=lambda row: (-abs(row[key]), row["player"]))
+    return sorted(((row["player"], row[key]) for row in shown[:CHART_BARS]), key=lambda item: -item[1])
+
+
+@require_GET
+def player_stats(request, pk):
+    player = get_object_or_404(Player, pk=pk)
+    season = _season_param(request)
+    data = pages.player_stats(player, season)
+    if wants_json(request):
+        return json_response(data)
+    for row in data["taker"]["contracts"]:
+        row["label"] = labels.contract(row["code"])
+    for row in data["other"]["poignees"]:
+        row["label"] = labels.POIGNEE_SIZES.get(row["size"], row["size"])
+    items = _net_items(data["opponents"])
+    wide, phone = _bars(items) if items else (None, None)
+    context = {
+        "player": player,
+        "season": season,
+        "seasons": pages.player_seasons(player),
+        "stats": data,
+        "chart": wide,
+        "phone_chart": phone,
+        "chart_items": items,
+    }
+    return render(request, "championship/stats/player.html", context)
+
+
+FIGURE_TITLES = {
+    "take": gettext_noop("Ses prises"),
+    "take_made": gettext_noop("Ses contrats réussis"),
+    "take_failed": gettext_noop("Ses contrats chutés"),
+    "takes": gettext_noop("Ses prises en %(contract)s"),
+    "made": gettext_noop("Ses %(contract)s réussies"),
+    "take_petit": gettext_noop("Ses petits au bout comme preneur"),
+    "take_petit_lost": gettext_noop("Les petits au bout de la défense quand il prenait"),
+    "take_poignee": gettext_noop("Ses poignées montrées comme preneur"),
+    "chelems": gettext_noop("Ses chelems réussis comme preneur"),
+    "called": gettext_noop("Les donnes où il était appelé"),
+    "called_made": gettext_noop("Les donnes où il était appelé et le contrat réussi"),
+    "called_by": gettext_noop("Appelé par %(player)s"),
+    "called_by_made": gettext_noop("Appelé par %(player)s, contrat réussi"),
+    "defended": gettext_noop("Les contrats qu'il a défendus"),
+    "defended_failed": gettext_noop("Les contrats qu'il a fait chuter"),
+    "petit_attack": gettext_noop("Ses petits au bout gagnés en attaque"),
+    "petit_defence": gettext_noop("Ses petits au bout gagnés en défense"),
+    "poignee": gettext_noop("Ses poignées %(size)s"),
+    "miseres": gettext_noop("Ses misères"),
+}
+
+
+def figure_title(key):
+    head = key[0] if isinstance(key, tuple) else key
+    values = {}
+    if isinstance(key, tuple):
+        if head in ("takes", "made"):
+            values["contract"] = labels.contract(key[1])
+        elif head in ("called_by", "called_by_made"):
+            other = Player.objects.filter(pk=key[1]).values_list("name", flat=True).first()
+            if other is None:
+                raise Http404("Joueur inconnu")
+            values["player"] = other
+        elif head == "poignee":
+            values["size"] = labels.POIGNEE_SIZES.get(key[1], key[1])
+    return gettext(FIGURE_TITLES[head]) % values
+
+
+@require_GET
+def player_figure_deals(request, pk, figure):
+    player = get_object_or_404(Player, pk=pk)
+    season = _season_param(request)
+    try:
+        key = figure_key(figure)
+    except ValueError:
+        raise Http404("Chiffre inconnu") from None
+    title = figure_title(key)
+    deals = pages.figure_deals(player, key, season)
+    if wants_json(request):
+        return json_response(
+            {
+                "player": player.name,
+                "season": season.name if season else None,
+                "figure": figure,
+                "deals": deals,
+            }
+        )
+    listed = Paginator(deals, DEALS_PER_PAGE).get_page(request.GET.get("page"))
+    deals = [dict(deal) for deal in listed.object_list]
+    for deal in deals:
+        deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
+        deal["round_title"] = _round_title(deal)
+    context = {
+        "player": player,
+        "season": season,
+        "title": title,
+        "figure": figure,
+        "deals": deals,
+        "listed": listed,
+        "season_query": f"saison={season.name}&" if season else "",
+    }
+    return render(request, "championship/stats/figure_deals.html", context)
+
+
+@require_GET
+def season_partners(request, name):
+    season = get_object_or_404(Season, name=name)
+    data = pages.season_partners(season)
+    if wants_json(request):
+        return json_response(data)
+    items = _net_items(data["players"])
+    wide, phone = _bars(items) if items else (None, None)
+    context = {
+        "season": season,
+        "data": data,
+        "matrix_rows": list(zip(data["matrix"]["takers"], data["matrix"]["cells"], strict=True)),
+        "chart": wide,
+        "phone_chart": phone,
+        "chart_items": items,
+    }
+    return render(request, "championship/stats/partners.html", context)
+
+
+@require_GET
+def head_to_head(request, a, b):
+    if a == b:
+        raise Http404("Un joueur face à lui-même")
+    first = get_object_or_404(Player, pk=a)
+    second = get_object_or_404(Player, pk=b)
+    data = pages.head_to_head(first, second)
+    if wants_json(request):
+        return json_response(data)
+    for row in data["list"]:
+        row["round_title"] = _round_title(row)
+    return render(request, "championship/stats/head_to_head.html", {"a": first, "b": second, "data": data})
+
+
+@require_GET
+def palmares(request):
+    data = palmares_pages.palmares()
+    if wants_json(request):
+        return json_response(data)
+    return render(request, "championship/stats/palmares.html", {"data": data})
+
+
+@require_GET
+def rating(request, name):
+    season = get_object_or_404(Season, name=name)
+    data = season_rating(season)
+    if wants_json(request):
+        return json_response(data)
+    return render(request, "championship/stats/rating.html", {"season": season, "data": data})
+
+
+def needs_context(season, standings, outlook):
+    """The qualification page's « Ce qu'il faut à chacun »: `[(Player, the sentence after his
+    name)]` (the sentence starts with the name, which the page links)."""
+    return [
+        (player, need_text(need).removeprefix(player.name))
+        for player, need in season_needs(season, standings, outlook)
+    ]
+
+
+def needs_json(season, standings, outlook):
+    """The qualification page's JSON (``?format=json``): what each player needs."""
+    return json_response(
+        {
+            "season": season.name,
+            "remaining": outlook.rounds,
+            "needs": [need_json(player, need) for player, need in season_needs(season, standings, outlook)],
+        }
+    )
+
+
+urlpatterns = [
+    path("joueurs/<int:pk>/statistiques/", player_stats, name="player_stats"),
+    path("joueurs/<int:pk>/statistiques/<str:figure>/", player_figure_deals, name="player_figure_deals"),
+    path("joueurs/<int:a>/face-a-face/<int:b>/", head_to_head, name="head_to_head"),
+    path("saisons/<str:name>/partenaires/", season_partners, name="season_partners"),
+    path("saisons/<str:name>/cote/", rating, name="season_rating"),
+    path("palmares/", palmares, name="palmares"),
+]

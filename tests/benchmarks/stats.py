@@ -1,0 +1,98 @@
+"""Time the statistics pages (issue 25) cold and warm, and count their queries.
+
+Not part of the suite (timings vary with the machine): run it by hand on a built federation and
+report the figures, e.g. on the 10× one of `tests.benchmarks.scale`:
+
+    DATABASE_URL=sqlite:////tmp/tarot-scale/scale-10x.sqlite3 .venv/bin/python -m tests.benchmarks.stats
+
+(or build one: ``manage.py generate_federation --players 200 --seasons 10 --rounds 300 --deals 20
+--seed 12`` into an empty database). For each page: *cold*, the cache emptied before the request
+(every season's pieces computed); *after a write*, only the current season's token changed (its
+pieces computed again, the other seasons' read from the cache), as the first reader after a
+write without warming sees it; *warm*, the best and the median of `--runs` requests with
+everything cached; and the queries of a warm request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+import uuid
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
+os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("WARM_FIGURES", "0")  # nothing computed behind the measures
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from championship.lib.figure_tokens import read_tokens  # noqa: E402
+from championship.models import FigureToken  # noqa: E402
+from federation.models import Player, Season  # noqa: E402
+
+
+def season_changed(season):
+    """A new token for `season`, as any write to it gives (`championship.figure_tokens`)."""
+    FigureToken.objects.filter(season=season).update(token=uuid.uuid4().hex)
+    read_tokens([season.pk])
+
+
+def pages():
+    current = Season.objects.order_by("-start_date").first()
+    player = max(Player.objects.all(), key=lambda p: p.seats.count())
+    other = Player.objects.exclude(pk=player.pk).order_by("pk").first()
+    return current, [
+        ("joueur, carrière", f"/joueurs/{player.pk}/statistiques/"),
+        ("joueur, saison", f"/joueurs/{player.pk}/statistiques/?saison={current.name}"),
+        ("joueur, carrière (JSON)", f"/joueurs/{player.pk}/statistiques/?format=json"),
+        ("donnes d'un chiffre (prises, carrière)", f"/joueurs/{player.pk}/statistiques/take/"),
+        ("face-à-face", f"/joueurs/{player.pk}/face-a-face/{other.pk}/"),
+        ("partenaires et rivaux", f"/saisons/{current.name}/partenaires/"),
+        ("cote", f"/saisons/{current.name}/cote/"),
+        ("palmarès", "/palmares/"),
+        ("qualification (ce qu'il faut)", f"/saisons/{current.name}/coupe/qualifications/"),
+        ("qualification (JSON)", f"/saisons/{current.name}/coupe/qualifications/?format=json"),
+    ]
+
+
+def timed(client, url):
+    start = time.perf_counter()
+    response = client.get(url)
+    elapsed = (time.perf_counter() - start) * 1000
+    assert response.status_code == 200, (url, response.status_code)
+    return elapsed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    current, listed = pages()
+    client = Client(HTTP_HOST="localhost")
+    print(f"{Player.objects.count()} joueurs, {Season.objects.count()} saisons ({connection.vendor})")
+    print(f"{'page':<40} {'froid':>9} {'après écriture':>15} {'chaud (min/méd.)':>18} {'requêtes':>9}")
+    for label, url in listed:
+        cache.clear()
+        cold = timed(client, url)
+        season_changed(current)
+        after = timed(client, url)
+        warm = [timed(client, url) for _ in range(args.runs)]
+        with CaptureQueriesContext(connection) as captured:
+            timed(client, url)
+        print(
+            f"{label:<40} {cold:7.0f} ms {after:12.0f} ms"
+            f" {min(warm):8.1f} / {statistics.median(warm):5.1f} ms"
+            f" {len(captured):9d}"
+        )
+
+
+if __name__ == "__main__":
+    main()
