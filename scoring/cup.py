@@ -122,15 +122,7 @@ def qualify_for_final(
         return Qualification(plan.direct_final, reasons, True)
 
     seed = {player: index for index, player in enumerate(plan.seeds)}
-    eligible = {}
-    for table, players in plan.tables.items():
-        totals = playoff_totals.get(table) or {}
-        if totals and set(totals) != set(players):
-            raise ValueError(
-                f"Table de play-off {table} : résultats attendus pour {', '.join(players)}, "
-                f"reçus pour {', '.join(totals)}"
-            )
-        eligible[table] = totals
+    eligible = _table_results(plan, playoff_totals)
     if not all(eligible.values()):
         return Qualification((), reasons, False)
 
@@ -171,23 +163,42 @@ def qualify_for_final(
     kept = thirds[: cup.best_thirds]
     finalists += [player for _, player in kept]
     for table, player in thirds[cup.best_thirds :]:
-        last_kept_table, last_kept = kept[-1]
-        reasons[player] = Reason(
-            "third_cut",
-            {
-                "position": qualifiers + 1,
-                "table": table,
-                "total": total_of[player],
-                "kept": last_kept,
-                "kept_table": last_kept_table,
-                "kept_total": total_of[last_kept],
-                "tied": total_of[player] == total_of[last_kept],
-                "seed_above": seed[last_kept] + 1,
-                "seed": seed[player] + 1,
-            },
-        )
+        reasons[player] = _third_cut(table, player, kept[-1], qualifiers, total_of, seed)
     finalists.sort(key=lambda p: seed[p])
     return Qualification(tuple(finalists), reasons, True)
+
+
+def _table_results(plan: CupPlan, playoff_totals) -> dict[str, Mapping[str, int]]:
+    """Each play-off table's round totals (empty while it has none), checked against its players."""
+    eligible = {}
+    for table, players in plan.tables.items():
+        totals = playoff_totals.get(table) or {}
+        if totals and set(totals) != set(players):
+            raise ValueError(
+                f"Table de play-off {table} : résultats attendus pour {', '.join(players)}, "
+                f"reçus pour {', '.join(totals)}"
+            )
+        eligible[table] = totals
+    return eligible
+
+
+def _third_cut(table, player, last_kept_entry, qualifiers, total_of, seed) -> Reason:
+    """Why a third of a play-off table is not among the best thirds kept for the final."""
+    last_kept_table, last_kept = last_kept_entry
+    return Reason(
+        "third_cut",
+        {
+            "position": qualifiers + 1,
+            "table": table,
+            "total": total_of[player],
+            "kept": last_kept,
+            "kept_table": last_kept_table,
+            "kept_total": total_of[last_kept],
+            "tied": total_of[player] == total_of[last_kept],
+            "seed_above": seed[last_kept] + 1,
+            "seed": seed[player] + 1,
+        },
+    )
 
 
 def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> str | None:

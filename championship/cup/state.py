@@ -169,25 +169,7 @@ def cup_state(season, standings=None, cup_rounds=None):
     if playoff_rounds and not plan.tables:
         warnings.append(Reason("playoffs_without_plan"))
 
-    playoff_totals = {}
-    counted_by_table = {}
-    for table, names in plan.tables.items():
-        rounds = [r for r in playoff_rounds if r.table == table]
-        counted = _latest_homologated(rounds)
-        if len([r for r in rounds if r.status == Round.HOMOLOGATED]) > 1:
-            warnings.append(Reason("several_playoff_rounds", {"table": table, "number": counted.number}))
-        totals = _totals(counted)
-        if totals and set(totals) != set(names):
-            warnings.append(
-                Reason(
-                    "wrong_playoff_players",
-                    {"table": table, "players": _names(totals), "expected": _names(names)},
-                )
-            )
-            totals = {}
-        counted_by_table[table] = (rounds, counted if totals else None)
-        if totals:
-            playoff_totals[table] = totals
+    playoff_totals, counted_by_table = _playoff_results(plan, playoff_rounds, warnings)
 
     qualification = qualify_for_final(plan, playoff_totals, rulebook)
     finalists = [players[name] for name in qualification.finalists]
@@ -230,6 +212,32 @@ def cup_state(season, standings=None, cup_rounds=None):
         warnings=warnings,
         players=players,
     )
+
+
+def _playoff_results(plan, playoff_rounds, warnings):
+    """``({table: totals}, {table: (its rounds, the round counted or None)})`` of the play-off
+    tables: the latest homologated round of each, when it seats the table's players; what
+    does not fit is added to `warnings`."""
+    playoff_totals = {}
+    counted_by_table = {}
+    for table, names in plan.tables.items():
+        rounds = [r for r in playoff_rounds if r.table == table]
+        counted = _latest_homologated(rounds)
+        if len([r for r in rounds if r.status == Round.HOMOLOGATED]) > 1:
+            warnings.append(Reason("several_playoff_rounds", {"table": table, "number": counted.number}))
+        totals = _totals(counted)
+        if totals and set(totals) != set(names):
+            warnings.append(
+                Reason(
+                    "wrong_playoff_players",
+                    {"table": table, "players": _names(totals), "expected": _names(names)},
+                )
+            )
+            totals = {}
+        counted_by_table[table] = (rounds, counted if totals else None)
+        if totals:
+            playoff_totals[table] = totals
+    return playoff_totals, counted_by_table
 
 
 def _seats_prefetch():

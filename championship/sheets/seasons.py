@@ -106,16 +106,7 @@ def read_totals_table(file, data, season_name):
     header = next((line for line in lines if not line.blank), None)
     if header is None:
         raise SheetImportError([SheetError(file, "le tableau est vide")])
-    keys, players = {}, {}
-    for index, value in enumerate(header.cells):
-        if value is None:
-            continue
-        name = text_of(value).strip()
-        if normalize(name) in HEADINGS:
-            if HEADINGS[normalize(name)] is not None:
-                keys[HEADINGS[normalize(name)]] = (index, name)
-        else:
-            players[index] = name
+    keys, players = _header_columns(header)
     if DATE not in keys:
         raise SheetImportError([SheetError(file, "il manque la colonne « Date »")])
     existing = Season.objects.filter(name=season_name).first()
@@ -160,6 +151,22 @@ def read_totals_table(file, data, season_name):
     if not sources:
         raise SheetImportError([SheetError(file, "aucune manche dans le tableau")])
     return sources, rows, sheet_name
+
+
+def _header_columns(header):
+    """The columns of a totals table's header line: ``{key: (index, heading)}`` for the known
+    headings (Date, Lieu, Manche…), ``{index: player name}`` for the others."""
+    keys, players = {}, {}
+    for index, value in enumerate(header.cells):
+        if value is None:
+            continue
+        name = text_of(value).strip()
+        if normalize(name) in HEADINGS:
+            if HEADINGS[normalize(name)] is not None:
+                keys[HEADINGS[normalize(name)]] = (index, name)
+        else:
+            players[index] = name
+    return keys, players
 
 
 def _heading(lines, index):
