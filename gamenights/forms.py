@@ -16,6 +16,10 @@ from scoring.vocabulary import PLAYOFF, PLAYOFF_TABLES
 TABLE_CHOICES = [("", "—"), *((table, table) for table in PLAYOFF_TABLES)]
 
 
+# The fields of a night that its form shows and writes.
+NIGHT_FIELDS = ("date", "time", "place", "host", "stage", "table", "tentative", "answers_until", "notes")
+
+
 class NightForm(forms.Form):
     date = forms.DateField(
         label=_("Date"),
@@ -63,17 +67,7 @@ class NightForm(forms.Form):
                 "initial",
                 {
                     name: getattr(night, name)
-                    for name in (
-                        "date",
-                        "time",
-                        "place",
-                        "host",
-                        "stage",
-                        "table",
-                        "tentative",
-                        "answers_until",
-                        "notes",
-                    )
+                    for name in NIGHT_FIELDS
                 },
             )
         super().__init__(*args, **kwargs)
@@ -105,17 +99,7 @@ class NightForm(forms.Form):
         data = self.cleaned_data
         return {
             name: data.get(name)
-            for name in (
-                "date",
-                "time",
-                "place",
-                "host",
-                "stage",
-                "table",
-                "tentative",
-                "answers_until",
-                "notes",
-            )
+            for name in NIGHT_FIELDS
         } | {
             "place": data.get("place") or "",
             "notes": data.get("notes") or "",
