@@ -2,8 +2,9 @@
 server, so that it answers as fast whether or not a message leaves, and a slow server holds no
 worker.
 
-Each job runs on a small pool of threads of the process (``WORKERS``), in the order given, with
-the configured e-mail backend (``EMAIL_TIMEOUT`` bounds each exchange). A job that fails is
+Each job runs on a small pool of threads of the process (``WORKERS``), started in the order
+given (so two may be under way at once and finish in either order), with the configured e-mail
+backend (``EMAIL_TIMEOUT`` bounds each exchange). A job that fails is
 logged (logger ``federation.outbox``), never shown to the visitor. Jobs still waiting when the
 process stops are run before it exits (the pool's threads are joined then, within the time the
 server gives a stopping worker). ``wait`` lets the
