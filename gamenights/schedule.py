@@ -8,7 +8,7 @@ no night on its calendar at all keeps the count typed before the calendar existe
 
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from championship.models import Round
@@ -36,11 +36,19 @@ def still_to_play(nights, today=None):
 
 
 def remaining_regular_rounds(season, today=None):
-    """Regular rounds still on the calendar of `season` (see the module's docstring)."""
-    nights = GameNight.objects.filter(season=season)
-    if not nights.exists():
+    """Regular rounds still on the calendar of `season` (see the module's docstring), in one
+    query: the play-off statuses ask it several times a page."""
+    today = today or timezone.localdate()
+    counts = with_round(GameNight.objects.filter(season=season)).aggregate(
+        nights=Count("pk"),
+        remaining=Count(
+            "pk",
+            filter=Q(stage=GameNight.REGULAR, date__gte=today, cancelled=False, has_round=False),
+        ),
+    )
+    if not counts["nights"]:
         return season.remaining_rounds
-    return still_to_play(nights.filter(stage=GameNight.REGULAR), today).count()
+    return counts["remaining"]
 
 
 def upcoming(nights, today=None):
