@@ -29,12 +29,6 @@ def with_round(nights):
     )
 
 
-def still_to_play(nights, today=None):
-    """The nights of `nights` from `today` on, not cancelled, whose round is not entered yet."""
-    today = today or timezone.localdate()
-    return with_round(nights.filter(date__gte=today, cancelled=False)).filter(has_round=False)
-
-
 def remaining_regular_rounds(season, today=None):
     """Regular rounds still on the calendar of `season` (see the module's docstring), in one
     query: the play-off statuses ask it several times a page."""
