@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "federation",
     "championship",
     "gamenights",  # the calendar of game nights (issue 24)
+    "notifications",  # reminders by e-mail and the account page (issue 24)
 ]
 
 MIDDLEWARE = [
@@ -241,6 +242,9 @@ elif DEBUG:
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tarot-Bière <webmaster@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address, for the links of the mail a command sends (send_reminders): it has no
+# request to ask.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 # Reset links are mailed off the request (federation.outbox), and at most RESET_EMAIL_LIMIT per
 # address and RESET_CLIENT_LIMIT requests per client address (PROXY_COUNT, CLIENT_IP_HEADER) go out

@@ -51,6 +51,7 @@ urlpatterns = [
     path("", include(("championship.views.home", "federation"))),
     path("", include("championship.urls")),
     path("", include("gamenights.urls")),
+    path("", include("notifications.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     *account_patterns,

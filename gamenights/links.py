@@ -40,3 +40,10 @@ def player_of_feed_token(token):
         return int(signing.loads(token, salt=FEED_SALT))
     except (signing.BadSignature, ValueError, TypeError):
         return None
+
+
+def feed_addresses(request, player):
+    """The addresses of `player`'s own feed for a page: https (to copy) and webcal (a phone opens
+    it in its calendar app, which subscribes)."""
+    url = request.build_absolute_uri(feed_url(player))
+    return {"member_feed_url": url, "member_webcal_url": "webcal://" + url.split("://", 1)[1]}

@@ -30,10 +30,17 @@ def _board_only(request, season):
         raise PermissionDenied(gettext("Réservé à la Direction de la saison."))
 
 
+def _member_feed(request):
+    """A logged-in member's own feed, shown on the calendar pages."""
+    me = player_of(request.user)
+    return links.feed_addresses(request, me) if me is not None else {}
+
+
 @require_GET
 def calendar(request):
     nights = GameNight.objects.all()
     context = {
+        **_member_feed(request),
         "upcoming": schedule.upcoming(nights),
         "past": schedule.past(nights)[:10],
         "season": None,
@@ -47,6 +54,7 @@ def season_calendar(request, name):
     season = get_object_or_404(Season, name=name)
     nights = GameNight.objects.filter(season=season)
     context = {
+        **_member_feed(request),
         "upcoming": schedule.upcoming(nights),
         "past": schedule.past(nights),
         "season": season,

@@ -31,6 +31,7 @@ from championship.models import ChampionshipLine, Report, Round
 from federation.models import Official, Player
 from gamenights import links
 from gamenights.services import schedule_night
+from notifications import links as reminder_links
 from tests.factories import make_round
 
 ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser")
@@ -81,6 +82,7 @@ def world(season, member, secretary, president):
         night=night,
         answer_token=links.answer_token(night, member),
         feed_token=links.feed_token(member),
+        unsubscribe_token=reminder_links.unsubscribe_token(member, "night"),
         homologated=homologated,
         submitted=submitted,
         draft=draft,
@@ -366,6 +368,14 @@ TABLE = {
         (lambda w: f"/soirees/{w.night.pk}/reponse/faux/", NOT_FOUND, NOT_FOUND),
     ],
     "soirees/<int:pk>/confirmer/": [(night_path("confirmer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)],
+    # --- reminders (notifications): the account page, and the one-click link of a reminder ---
+    # A bare POST: the choices' form again with its errors; an account without a player has none.
+    "compte/": [(lambda w: "/compte/", MEMBERS, "log 400 400 400 400 400 400")],
+    # The signed link of a reminder: anyone who holds it; GET asks, POST unsubscribes (no CSRF).
+    "compte/rappels/desinscription/<str:token>/": [
+        (lambda w: f"/compte/rappels/desinscription/{w.unsubscribe_token}/", EVERYONE, EVERYONE),
+        (lambda w: "/compte/rappels/desinscription/faux/", NOT_FOUND, NOT_FOUND),
+    ],
     # --- accounts ---
     "connexion/": [(lambda w: "/connexion/", EVERYONE, EVERYONE)],
     "deconnexion/": [(lambda w: "/deconnexion/", NOBODY_POSTS, EVERYONE_REDIRECTED)],

@@ -1,0 +1,58 @@
+"""The e-mail of a reminder, in its recipient's language (``ReminderPreference.language``):
+plain text, as the house's other mail (the password reset), from the templates
+``notifications/mail/<kind>.txt`` and ``<kind>_subject.txt``; with ``List-Unsubscribe`` and
+``List-Unsubscribe-Post`` (RFC 8058) naming the signed link that turns that kind off."""
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from gamenights import links as night_links
+from gamenights.models import Rsvp
+from notifications import links
+from notifications.models import NIGHT
+from notifications.plan import preference
+
+TEMPLATES = "notifications/mail/"
+
+
+def context(reminder):
+    player = reminder.recipient
+    found = {
+        "player": player,
+        "subject": reminder.subject,
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "account_url": links.absolute(reverse("notifications:account")),
+        "unsubscribe_url": links.absolute(links.unsubscribe_path(player, reminder.kind)),
+        **reminder.facts,
+    }
+    if reminder.kind == NIGHT:
+        night = reminder.subject
+        answer = links.absolute(night_links.answer_url(night, player))
+        found["night_url"] = links.absolute(night.get_absolute_url())
+        found["answers"] = [(label, f"{answer}?reponse={code}") for code, label in Rsvp.ANSWERS]
+    else:
+        found["round_url"] = links.absolute(reminder.subject.get_absolute_url())
+        found["report_url"] = links.absolute(reverse("championship:report_edit", args=[reminder.subject.pk]))
+    return found
+
+
+def message(reminder):
+    """The ``EmailMessage`` of ``reminder`` (not sent)."""
+    with translation.override(preference(reminder.recipient).language):
+        values = context(reminder)
+        subject = render_to_string(f"{TEMPLATES}{reminder.kind}_subject.txt", values)
+        body = render_to_string(f"{TEMPLATES}{reminder.kind}.txt", values)
+    return EmailMessage(
+        subject=" ".join(subject.split()),
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[reminder.recipient.user.email],
+        headers={
+            "List-Unsubscribe": f"<{values['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from notifications import views
+
+app_name = "notifications"
+urlpatterns = [
+    path("compte/", views.account, name="account"),
+    path("compte/rappels/desinscription/<str:token>/", views.unsubscribe, name="unsubscribe"),
+]

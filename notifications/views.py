@@ -1,0 +1,54 @@
+"""The account page (reminder choices, the member's own calendar feed) and the one-click
+unsubscribe link of the reminders (RFC 8058)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from federation.models import Player
+from federation.roles import player_of
+from gamenights import links as night_links
+from notifications import links, services
+from notifications.forms import PreferencesForm
+from notifications.models import KINDS
+from notifications.plan import preference
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request):
+    player = player_of(request.user)
+    context = {"player": player}
+    if player is not None:
+        current = preference(player)
+        if current.pk is None:  # first visit: the e-mails in the language of the site as seen
+            current.language = get_language() or current.language
+        form = PreferencesForm(request.POST or None, instance=current)
+        if request.method == "POST" and form.is_valid():
+            services.set_preferences(player, user=request.user, **form.values())
+            messages.success(request, gettext("Vos choix de rappels sont enregistrés."))
+            return redirect("notifications:account")
+        context.update(form=form, **night_links.feed_addresses(request, player))
+    return render(
+        request, "notifications/account.html", context, status=400 if request.method == "POST" else 200
+    )
+
+
+@csrf_exempt  # the one-click POST of a mail client carries no CSRF token: the signature is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token):
+    """GET: a page with a button (a link opened, or fetched by a mail scanner, changes nothing);
+    POST (the button, or the mail client's one-click): that kind of reminder turned off."""
+    found = links.of_unsubscribe_token(token)
+    if found is None:
+        return render(request, "notifications/link_invalid.html", status=404)
+    player = get_object_or_404(Player, pk=found[0])
+    kind = found[1]
+    context = {"player": player, "kind": kind, "label": dict(KINDS)[kind]}
+    if request.method == "POST":
+        services.unsubscribe(player, kind)
+        return render(request, "notifications/unsubscribed.html", context)
+    return render(request, "notifications/unsubscribe.html", context)

@@ -1,0 +1,20 @@
+"""The races of two runs of `send_reminders` at once run against the database DATABASE_URL names,
+as it is (migrated here), never a test copy: `tests/notifications/test_concurrent_runs.py` starts
+them in a child process, on a file SQLite database or a PostgreSQL database of their own, so that
+the threads and processes share it for real."""
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+RACES = os.environ.get("TAROT_REMINDER_RACES") == "1"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_blocker):
+    if not RACES:  # collected by the whole suite: skipped there
+        return
+    with django_db_blocker.unblock():
+        call_command("migrate", verbosity=0)
+        call_command("flush", interactive=False, verbosity=0)
