@@ -79,6 +79,7 @@ def test_the_account_page_and_the_calendar_show_the_members_own_feed(client, mem
         assert f'value="{feed}"' in html, page
         assert 'href="webcal://testserver' + night_links.feed_url(chloe) + '"' in html, page
         assert "Sur un iPhone" in html
+    assert 'href="#mon-agenda"' in html  # the calendar's header leads to it
     assert client.get(feed.removeprefix("http://testserver")).status_code == 200
 
 
