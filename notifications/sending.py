@@ -32,6 +32,24 @@ class Outcome:
         return len(self.queued) - len(self.failed)
 
 
+def recorded(reminders):
+    """The keys of ``reminders`` already recorded as sent (one query per kind)."""
+    keys = set()
+    for kind in {reminder.kind for reminder in reminders}:
+        rows = SentReminder.objects.filter(
+            kind=kind, subject_id__in={r.subject.pk for r in reminders if r.kind == kind}
+        ).values_list("kind", "subject_id", "recipient_id", "occurrence")
+        keys.update(rows)
+    return keys
+
+
+def pending(reminders):
+    """``(to send, already sent)``: ``reminders`` split by the record (what --dry-run shows; a run
+    still claims each one, another run may be under way)."""
+    done = recorded(reminders)
+    return [r for r in reminders if r.key not in done], [r for r in reminders if r.key in done]
+
+
 def claim(reminder):
     """The ``SentReminder`` of ``reminder``, newly inserted by this run; None if it exists."""
     kind, subject_id, recipient_id, occurrence = reminder.key
@@ -58,7 +76,8 @@ def send_reminders(today, timeout=WAIT):
     """Claim and send every reminder due on ``today``; wait for the outbox (``timeout`` seconds),
     then delete the claims of the mails that could not leave, for the next run."""
     outcome = Outcome()
-    for reminder in plan.reminders(today):
+    to_send, outcome.already_sent = pending(plan.reminders(today))
+    for reminder in to_send:
         message = mail.message(reminder)
         claimed = claim(reminder)
         if claimed is None:

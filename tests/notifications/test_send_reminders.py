@@ -24,9 +24,14 @@ def run(today, *options):
 def test_a_dry_run_lists_who_what_why_and_sends_and_records_nothing(night, members, mailoutbox):
     output = run(NIGHT_DATE - 3 * DAY, "--dry-run")
     assert "à envoyer : soirée sans réponse → Chloé <chloe@example.org> : soirée du 10/12/2010" in output
-    assert "5 rappel(s) à envoyer le 07/12/2010 (essai : rien d'envoyé)." in output
+    assert "5 rappel(s) à envoyer le 07/12/2010, 0 déjà envoyé(s) (essai : rien d'envoyé)." in output
     assert mailoutbox == []
     assert not SentReminder.objects.exists()
+    run(NIGHT_DATE - 3 * DAY)
+    again = run(NIGHT_DATE - 3 * DAY, "--dry-run")  # what is sent is no longer listed
+    assert "à envoyer :" not in again
+    assert "0 rappel(s) à envoyer le 07/12/2010, 5 déjà envoyé(s)" in again
+    assert len(mailoutbox) == 5
 
 
 def test_a_run_sends_each_reminder_once_and_a_second_run_nothing(night, homologated, members, mailoutbox):

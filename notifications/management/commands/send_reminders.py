@@ -37,11 +37,12 @@ class Command(BaseCommand):
     def handle(self, *args, dry_run=False, today=None, **options):
         today = day(today) if today else timezone.localdate()
         if dry_run:
-            found = plan.reminders(today)
-            for reminder in found:
+            to_send, already_sent = sending.pending(plan.reminders(today))
+            for reminder in to_send:
                 self.describe(reminder, "à envoyer : ")
             self.stdout.write(
-                f"{len(found)} rappel(s) à envoyer le {today:%d/%m/%Y} (essai : rien d'envoyé)."
+                f"{len(to_send)} rappel(s) à envoyer le {today:%d/%m/%Y}, {len(already_sent)} déjà envoyé(s)"
+                " (essai : rien d'envoyé)."
             )
             return
         outcome = sending.send_reminders(today)

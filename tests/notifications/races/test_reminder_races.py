@@ -37,14 +37,14 @@ def world(night, homologated):
 
 def test_two_runs_in_threads_send_each_reminder_once(world, monkeypatch):
     both_planned = threading.Barrier(2, timeout=30)
-    planned = plan.reminders
+    pending = sending.pending
 
-    def reminders_then_wait(today):
-        found = planned(today)
-        both_planned.wait()  # neither claims before the other has its list
+    def pending_then_wait(reminders):
+        found = pending(reminders)
+        both_planned.wait()  # neither claims before the other has its list of what to send
         return found
 
-    monkeypatch.setattr(plan, "reminders", reminders_then_wait)
+    monkeypatch.setattr(sending, "pending", pending_then_wait)
     outcomes, errors = [], []
 
     def run():
