@@ -39,6 +39,9 @@ def test_a_run_sends_each_reminder_once_and_a_second_run_nothing(night, homologa
     output = run(today)
     assert "1 rappel(s) envoyé(s), 0 déjà envoyé(s)." in output
     assert [m.to for m in mailoutbox] == [["bruno@example.org"]]
+    assert mailoutbox[0].subject == "Tarot-Bière : votre compte-rendu est attendu le vendredi 26 novembre"
+    assert "Il est attendu au plus tard le vendredi 26 novembre 2010" in mailoutbox[0].body
+    assert f"/manches/{homologated.pk}/compte-rendu/modifier/" in mailoutbox[0].body
     assert run(today).endswith("0 rappel(s) envoyé(s), 1 déjà envoyé(s).\n")
     assert len(mailoutbox) == 1
     on_night = run(NIGHT_DATE - 3 * DAY)  # then the night, and the report overdue (week 2)
