@@ -90,3 +90,15 @@ def test_an_account_without_a_player_has_no_choices(client, db):
     client.force_login(staff)
     html = client.get(reverse("notifications:account")).content.decode()
     assert "Ce compte n'est lié à aucun joueur" in html
+
+
+def test_the_one_click_link_is_the_only_view_without_csrf_check():
+    """`csrf_exempt` once in the project's sources: on the one-click POST, whose signature is the proof."""
+    from tests.test_architecture import ROOT, source_files  # noqa: PLC0415
+
+    found = {
+        path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8").count("@csrf_exempt")
+        for path in source_files()
+        if "@csrf_exempt" in path.read_text(encoding="utf-8")
+    }
+    assert found == {"notifications/views.py": 1}
