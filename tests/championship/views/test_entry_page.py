@@ -24,7 +24,7 @@ def preview(client, round_, data):
 def test_it_previews_the_deal_with_the_scoring_engine_and_stores_nothing(as_user, example):
     client = as_user("secretary")
     versions = (example.version, Deal.objects.count(), Deal.history.count())
-    response = preview(client, example, fifth_deal_data(key=str(uuid.uuid4()), poignee_by=player("Bruno").pk))
+    response = preview(client, example, fifth_deal_data(key=str(uuid.uuid4()), poignee_1="simple"))
     html = response.content.decode()
     assert response.status_code == 200
     assert "Aperçu de la donne 5" in html
@@ -34,7 +34,7 @@ def test_it_previews_the_deal_with_the_scoring_engine_and_stores_nothing(as_user
     # The shares and totals shown are those that saving gives.
     client.post(
         reverse("championship:round_edit", args=[example.pk]),
-        fifth_deal_data(key=str(uuid.uuid4()), poignee_by=player("Bruno").pk),
+        fifth_deal_data(key=str(uuid.uuid4()), poignee_1="simple"),
     )
     display = round_display(Round.objects.get(pk=example.pk))
     fifth = display.deals[4]
