@@ -49,6 +49,7 @@ def test_it_previews_the_correction_of_a_deal_and_stores_nothing(as_user, exampl
     client = as_user("secretary")
     data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
     data.update(called="pique", partner="seul", bouts="1", points="52")
+
     def state():
         return example.version, list(Deal.objects.values_list("pk", "points", "shares")), Deal.history.count()
 
