@@ -1,6 +1,7 @@
 """The deal form measured again at the table (issue 23), on a 390×844 phone in Chromium: the taps
 a deal takes, no drop-down, every tap target 44×44 px at least, and a chosen seat that keeps its
-chip's colour. The taps measured are printed (docs/mesures.md)."""
+chip's colour; and on a laptop, a double poignée typed without the mouse. The taps measured are
+printed (docs/mesures.md)."""
 
 import datetime
 import re
@@ -13,7 +14,7 @@ from championship.services import create_round
 from tests.conftest import make_player
 from tests.e2e.chromium import headless_chromium, requires_chromium
 from tests.e2e.test_game_night import Phone, log_in
-from tests.e2e.test_paper_sheet import Counted, choice, expect_saved
+from tests.e2e.test_paper_sheet import LAPTOP, Counted, choice, expect_saved
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
 COLOURS = ["blanc", "jaune", "rouge", "bleu", "vert"]
@@ -142,3 +143,41 @@ def test_a_chosen_seat_keeps_its_chips_colour(entry, group, name):
     after = button.evaluate(CHIP)
     assert (after["chip"], after["ring"]) == (before["chip"], before["ring"])  # no white ring instead
     assert after["chip"] != after["button"]
+
+
+def test_a_double_poignee_from_the_laptops_keyboard(chromium, live_server, season, secretary):
+    """On a laptop, without the mouse: « 2 4 g 2 », the points, Tab to the poignées, « 3 » gives
+    Chloé (seat 3) a simple poignée, « d » makes it double, Enter saves."""
+    players = [make_player(name, with_user=False) for name in PLAYERS]
+    round_ = create_round(
+        season, players, [], colours=COLOURS, number=4, date=datetime.date(2010, 11, 19), place="Chez Steph"
+    )
+    laptop = Phone(chromium, live_server.url, "clavier")
+    laptop.context.close()
+    laptop.context = chromium.new_context(base_url=live_server.url, **LAPTOP)
+    laptop.page = laptop.context.new_page()
+    page = laptop.page
+    log_in(page, secretary.user.username)
+    page.goto(f"/manches/{round_.pk}/saisie/")
+    form = page.locator("#saisie")
+    expect(
+        form.get_by_role("group", name="Donne", exact=True).get_by_role("radio", name="Jouée")
+    ).to_be_focused()
+    for key in ("2", "4", "g", "2"):
+        page.keyboard.press(key)
+    expect(form.get_by_label("Points du preneur", exact=True)).to_be_focused()
+    page.keyboard.type("49")
+    page.keyboard.press("Tab")
+    page.keyboard.press("3")
+    chloe = form.get_by_role("group", name="Poignée de Chloé")
+    expect(chloe.get_by_role("radio", name="simple")).to_be_checked()
+    page.keyboard.press("d")
+    expect(chloe.get_by_role("radio", name="double")).to_be_checked()
+    expect(chloe.get_by_role("radio", name="double")).to_be_focused()
+    expect(form.locator("#apercu")).to_contain_text("Poignée double de Chloé")
+    page.keyboard.press("Enter")
+    expect_saved(page, 1)
+    deal = Deal.objects.get(round=round_, number=1)
+    assert (deal.taker.name, deal.partner.name, deal.contract, deal.bouts) == ("Bruno", "David", "garde", 2)
+    assert deal.poignees == [{"player": players[2].pk, "size": "double"}]
+    laptop.close()
