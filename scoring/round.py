@@ -81,12 +81,20 @@ def _play(deal: DealInput, number: int, result: DealResult, pot: _Pot, rulebook:
     return DealOutcome(number, result, antes, penalty, pot_won, pot_before, pot.total, deal)
 
 
-def _total(name: str, outcomes: Sequence[DealOutcome], refund: Mapping[str, int]) -> int:
-    total = refund[name]
-    for outcome in outcomes:
-        total += outcome.result.shares[name] + outcome.pot_won[name]
-        total -= outcome.antes[name] + outcome.penalty[name]
-    return total
+def running_totals(result: RoundResult) -> tuple[dict[str, int], ...]:
+    """Each player's running total after each deal, in deal order: the shares so far plus the
+    pots won, minus the antes and penalties. The pot still in play is not in it: it is paid back
+    only at the round's end (``pot_refund``), so ``totals`` = the last running total + the refund,
+    and after every deal the running totals and the pot sum to zero. The one running total of the
+    site: the entry page's grid, its score cards and the preview of a deal show it."""
+    running = dict.fromkeys(result.players, 0)
+    after = []
+    for outcome in result.deals:
+        for name in result.players:
+            running[name] += outcome.result.shares[name] + outcome.pot_won[name]
+            running[name] -= outcome.antes[name] + outcome.penalty[name]
+        after.append(dict(running))
+    return tuple(after)
 
 
 def score_round(players: Sequence[str], deals: Sequence[DealInput], rulebook: Rulebook) -> RoundResult:
@@ -98,7 +106,9 @@ def score_round(players: Sequence[str], deals: Sequence[DealInput], rulebook: Ru
         result = score_deal(deal, seats, rulebook, number)
         outcomes.append(_play(deal, number, result, pot, rulebook))
     refund = dict(pot.contributions)
-    totals = {name: _total(name, outcomes, refund) for name in seats}
+    played = RoundResult(seats, tuple(outcomes), refund, {}, ())
+    last = running_totals(played)[-1] if outcomes else dict.fromkeys(seats, 0)
+    totals = {name: last[name] + refund[name] for name in seats}
     assert sum(totals.values()) == 0, totals
     return RoundResult(seats, tuple(outcomes), refund, totals, check_rotation(seats, deals))
 

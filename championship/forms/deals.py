@@ -5,7 +5,6 @@ engine itself: the form builds the candidate list of deals and scores the round 
 attaches the engine's `ScoringError` to the matching field.
 """
 
-
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -13,11 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from championship import bounds, choices
 from championship.forms.fields import MotifMixin, key_field, version_field
 from championship.forms.widgets import ButtonRadio, PlayerField, PlayersField, keyed, parse_points
+from championship.labels import POIGNEE_SIZES, of_player
 from championship.models import Deal
 from championship.rounds.data import DEAL_FIELDS, read_round_data, score_stored_round
 from federation.models import Player
 from scoring.errors import ScoringError
-from scoring.vocabulary import KING, MAX_PLAYERS, POIGNEE_SIZES, QUEEN
+from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
 
 SOLO = "seul"
 # Keyboard entry (js/deal-keys.js): the key of each choice, listed on the page. Players: their
@@ -26,7 +26,8 @@ KIND_KEYS = {Deal.PLAYED: "j", Deal.PASSED: "p", Deal.PETIT_SEC: "s", Deal.MISDE
 CONTRACT_KEYS = {"prise": "p", "garde": "g", "garde_sans": "s", "garde_contre": "c"}
 SUIT_KEYS = {"pique": "p", "coeur": "c", "carreau": "k", "trefle": "t"}
 SUIT_SYMBOLS = {"pique": "♠", "coeur": "♥", "carreau": "♦", "trefle": "♣"}
-NONE_KEY = "0"  # « seul », « aucune »
+SIZE_KEYS = {"simple": "s", "double": "d", "triple": "t"}
+NONE_KEY = "0"  # « seul », no poignée
 FIELD_LABELS = {
     "kind": _("type"),
     "dealer": _("donneur"),
@@ -38,7 +39,6 @@ FIELD_LABELS = {
     "bouts": _("bouts"),
     "points": _("points"),
     "poignees": _("poignées"),
-    "poignee_by": _("poignée simple"),
     "miseres": _("misères"),
     "petit_au_bout": _("petit au bout"),
     "chelem_announced": _("chelem annoncé"),
@@ -46,12 +46,11 @@ FIELD_LABELS = {
     "players": _("joueurs"),
     "motif": _("motif"),
 }
-# Engine field -> form field (poignées are placed on the select of the player concerned).
+# Engine field -> form field (poignées are placed on the buttons of the player concerned).
 ENGINE_FIELDS = {"called_rank": "called_dame"}
 NOT_PLAYED = choices.NOT_PLAYED_PHRASES
 PLAYED_ONLY = [
     "taker",
-    "poignee_by",
     "contract",
     "called",
     "called_dame",
@@ -63,6 +62,14 @@ PLAYED_ONLY = [
     "chelem_announced",
     "chelem_made_by",
 ]
+# What a played deal needs, in the form's order, and what is said when it is missing.
+MISSING_MESSAGES = {
+    "taker": _("le preneur est obligatoire pour une donne jouée"),
+    "partner": _("choisissez l'appelé, ou « seul » si le preneur joue seul"),
+    "contract": _("le contrat est obligatoire pour une donne jouée"),
+    "bouts": _("le nombre de bouts est obligatoire (0 à 3)"),
+    "points": _("les points du preneur sont obligatoires (un nombre, demis permis)"),
+}
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
 
 
@@ -116,11 +123,6 @@ class DealForm(MotifMixin, forms.Form):
             attrs={"inputmode": "decimal", "autocomplete": "off", "placeholder": _("ex. 44,5")}
         ),
     )
-    poignee_by = PlayerField(
-        label=_("Poignée simple"),
-        required=False,
-        help_text=_("Une double, une triple ou une autre poignée : dans « Annonces »."),
-    )
     miseres = PlayersField(label=_("Misères"), required=False, widget=forms.CheckboxSelectMultiple)
     petit_au_bout = forms.CharField(
         label=_("Petit au bout"),
@@ -162,24 +164,15 @@ class DealForm(MotifMixin, forms.Form):
         self.fields["partner"].widget = buttons(
             ("", "—"), (SOLO, gettext("seul")), extra={**none, SOLO: {"key": NONE_KEY}}
         )
-        self.fields["poignee_by"].widget = buttons(("", gettext("aucune")), extra={"": {"key": NONE_KEY}})
         self.fields["miseres"].choices = seat_choices
         seated = {seat.player_id: seat.player for seat in self.seats}
-        for name in ("dealer", "taker", "partner", "poignee_by", "miseres"):
+        for name in ("dealer", "taker", "partner", "miseres"):
             self.fields[name].known = seated
         if not self.five:
             self.fields["partner"].widget = forms.HiddenInput()
             self.fields["called"].widget = forms.HiddenInput()
             self.fields["called_dame"].widget = forms.HiddenInput()
-        thresholds = self.rules.poignee_thresholds[len(self.seats)] if self.seats else {}
-        sizes = [("", "—")] + [
-            (size, gettext("%(size)s (%(count)s atouts)") % {"size": size, "count": count})
-            for size, count in thresholds.items()
-        ]
-        for seat in self.seats:
-            self.fields[f"poignee_{seat.position}"] = forms.CharField(
-                label=seat.player.name, required=False, widget=forms.Select(choices=sizes)
-            )
+        self._poignee_fields(seat_extra)
         if deal is None:
             self.fields["dealer"].initial = self.expected_dealer()
             self.fields["key"] = key_field()
@@ -188,6 +181,34 @@ class DealForm(MotifMixin, forms.Form):
         if not preview:  # a preview writes nothing: the correction's reason is asked when saving
             self.add_motif(round_)
         self._french_errors()
+
+    def _poignee_fields(self, seat_extra):
+        """One row of buttons per seat: « — » or the size of the poignée shown (the rulebook's
+        sizes); the row keeps the seat's colour and keys (typing them on the poignées' rows
+        gives that player a simple poignée, js/deal-keys.js)."""
+        self.poignee_sizes = self.rules.poignee_thresholds[len(self.seats)] if self.seats else {}
+        sizes = [("", "—"), *((size, POIGNEE_SIZES.get(size, size)) for size in self.poignee_sizes)]
+        for seat in self.seats:
+            extra = seat_extra[str(seat.player_id)]
+            size_keys = {size: key for size, key in SIZE_KEYS.items() if size in self.poignee_sizes}
+            field = forms.CharField(
+                label=gettext("Poignée %(of_player)s") % {"of_player": of_player(seat.player.name)},
+                required=False,
+                widget=ButtonRadio(
+                    choices=sizes,
+                    extra={"": {"key": NONE_KEY}, **keyed(size_keys)},
+                ),
+            )
+            field.seat = {"name": seat.player.name, "colour": extra["colour"], "key": extra["key"]}
+            self.fields[f"poignee_{seat.position}"] = field
+
+    def poignee_rule(self):
+        """« simple : 8 atouts, double : 10, triple : 13 »: the sizes of this table."""
+        counts = [
+            gettext("%(size)s : %(count)s") % {"size": POIGNEE_SIZES.get(size, size), "count": count}
+            for size, count in self.poignee_sizes.items()
+        ]
+        return gettext("Atouts montrés : %(counts)s.") % {"counts": ", ".join(counts)}
 
     def seat_buttons(self):
         """Value → chip colour and keys of each seat's button: « 2 » for the second seat, and
@@ -215,7 +236,20 @@ class DealForm(MotifMixin, forms.Form):
         if self.five:
             hints.append((gettext("Appelé"), [(gettext("seul"), [NONE_KEY])]))
             hints.append((gettext("Roi appelé"), [(label, [SUIT_KEYS[suit]]) for suit, label in Deal.SUITS]))
-        hints.append((gettext("Poignée simple"), [(gettext("aucune"), [NONE_KEY])]))
+        hints.append(
+            (
+                gettext("Poignées"),
+                [
+                    (gettext("simple du joueur"), [gettext("son numéro")]),
+                    *(
+                        (POIGNEE_SIZES[size], [key])
+                        for size, key in SIZE_KEYS.items()
+                        if size in self.poignee_sizes
+                    ),
+                    (gettext("aucune"), [NONE_KEY]),
+                ],
+            )
+        )
         return hints
 
     def say(self, field, message):
@@ -235,7 +269,6 @@ class DealForm(MotifMixin, forms.Form):
             },
             "taker": {"invalid": gettext("joueur inconnu")},
             "partner": {"invalid": gettext("joueur inconnu")},
-            "poignee_by": {"invalid": gettext("joueur inconnu")},
             "bouts": {"invalid": gettext("un nombre entier de 0 à 3 est attendu")},
             "points": {"max_length": gettext("un nombre est attendu, par exemple 44,5")},
             "miseres": {
@@ -298,6 +331,8 @@ class DealForm(MotifMixin, forms.Form):
             self.add_error(
                 None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
             )
+        if data.get("kind") == Deal.PLAYED and self._flag_missing(data):
+            return data
         if self.errors:
             return data
         if data["kind"] in NOT_PLAYED and self._refuse_played_fields(data):
@@ -323,7 +358,6 @@ class DealForm(MotifMixin, forms.Form):
                 ),
             )
             return data
-        self._quick_poignee(data)
         self.candidate = self.build_deal(data)
         deals = [deal for deal in self.round_data.deals if deal.number != self.number]
         deals.insert(self.number - 1, self.candidate)
@@ -333,17 +367,17 @@ class DealForm(MotifMixin, forms.Form):
             self.attach(error)
         return data
 
-    def _quick_poignee(self, data):
-        """The one-tap « poignée simple » row: a simple poignée for that player, unless the
-        « Annonces » part gives that player's poignée another size."""
-        shown = data.get("poignee_by")
-        for seat in self.seats:
-            if isinstance(shown, Player) and seat.player_id == shown.pk:
-                if not data.get(f"poignee_{seat.position}"):
-                    data[f"poignee_{seat.position}"] = POIGNEE_SIZES[0]
-                return
-        if shown is not None:  # a player not seated: the engine names him
-            self._strangers_poignee = shown
+    def _flag_missing(self, data):
+        """A played deal: every field still missing flagged at once (not one per save), beside
+        those already in error. True if any is missing."""
+        missing = [
+            name
+            for name in MISSING_MESSAGES
+            if (self.five or name != "partner") and name not in self.errors and data.get(name) in (None, "")
+        ]
+        for name in missing:
+            self.add_error(name, self.say(name, str(MISSING_MESSAGES[name])))
+        return bool(missing)
 
     def _refuse_played_fields(self, data):
         """A passed deal, a petit sec or a misdeal has only a dealer: name every field filled."""
@@ -351,11 +385,7 @@ class DealForm(MotifMixin, forms.Form):
         filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
-            label = (
-                "poignees"
-                if name.startswith("poignee_") and name != "poignee_by"
-                else ENGINE_NAMES.get(name, name)
-            )
+            label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
             self.add_error(name, self.say(label, gettext("sans objet pour %(phrase)s") % {"phrase": phrase}))
         return bool(filled)
 
@@ -366,9 +396,6 @@ class DealForm(MotifMixin, forms.Form):
             size = data.get(f"poignee_{seat.position}")
             if size:
                 poignees.append({"player": seat.player_id, "size": size})
-        stranger = getattr(self, "_strangers_poignee", None)
-        if stranger is not None:
-            poignees.append({"player": stranger.pk, "size": POIGNEE_SIZES[0]})
         return Deal(
             round=self.round,
             number=self.number,
@@ -413,7 +440,6 @@ class DealForm(MotifMixin, forms.Form):
             data.get("dealer"),
             data.get("taker"),
             data.get("partner"),
-            data.get("poignee_by"),
             *(data.get("miseres") or []),
         ]
         for person in people:
@@ -427,17 +453,7 @@ class DealForm(MotifMixin, forms.Form):
         for seat in shown:
             if self.cleaned_data[f"poignee_{seat.position}"] not in allowed:
                 return f"poignee_{seat.position}"
-        if not shown:
-            return "poignee_by" if self.cleaned_data.get("poignee_by") is not None else None
-        quick = self.cleaned_data.get("poignee_by")
-        first = shown[0]
-        if (
-            isinstance(quick, Player)
-            and quick.pk == first.player_id
-            and not self.data.get(self.add_prefix(f"poignee_{first.position}"))
-        ):
-            return "poignee_by"  # the one-tap row gave it
-        return f"poignee_{first.position}"
+        return f"poignee_{shown[0].position}" if shown else None
 
     def deal_fields(self):
         """The deal's model values for `services.add_deal` or `services.change_deal`."""

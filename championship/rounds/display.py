@@ -21,6 +21,7 @@ from championship.rounds.history import round_history, who
 from championship.rounds.paper import paper_check
 from scoring.errors import ScoringError
 from scoring.french import num
+from scoring.round import running_totals
 from scoring.vocabulary import (
     MAX_PLAYERS,
     PLAYOFF,
@@ -141,6 +142,15 @@ class RoundDisplay:
         return len(self.seats)
 
     @property
+    def board(self):
+        """(SeatRow, figure) per seat, the score cards of the entry page: while the round is a
+        draft, the running total after its last deal (the grid's last figure, the pot still in
+        play); once submitted, the round's total (the pot paid back)."""
+        if self.status != Round.DRAFT or self.totals_only or not self.deals:
+            return tuple((seat, seat.total) for seat in self.seats)
+        return tuple(zip(self.seats, self.deals[-1].running, strict=True))
+
+    @property
     def seats_with_refund(self):
         """(SeatRow, pot refund) per seat, in seat order."""
         return tuple(zip(self.seats, self.pot_refund, strict=True))
@@ -234,18 +244,22 @@ def _pot_terms(outcome, players):
 
 def _deal_rows(deals, seats, names, scored):
     outcomes = scored.result.deals if scored is not None else [None] * len(deals)
+    # The running totals are the scoring's (`scoring.round.running_totals`), the preview's too;
+    # a round that no longer scores shows only its stored shares, added up.
+    afters = running_totals(scored.result) if scored is not None else [None] * len(deals)
     running = dict.fromkeys((seat.player_id for seat in seats), 0)
     rows = []
-    for deal, outcome in zip(deals, outcomes, strict=True):
+    for deal, outcome, after in zip(deals, outcomes, afters, strict=True):
         terms = []
         if outcome is not None:
             terms = [Term(labels.term_label(term), term.value) for term in outcome.result.terms]
             terms += _pot_terms(outcome, [names[seat.player_id] for seat in seats])
         for seat in seats:
-            running[seat.player_id] += deal.share_of(seat.player_id)
-            if outcome is not None:
-                name = names[seat.player_id]
-                running[seat.player_id] += outcome.pot_won[name] - outcome.antes[name] - outcome.penalty[name]
+            running[seat.player_id] = (
+                after[names[seat.player_id]]
+                if after is not None
+                else running[seat.player_id] + deal.share_of(seat.player_id)
+            )
         diff = outcome.result.diff if outcome is not None else None
         rows.append(
             DealRow(
@@ -399,5 +413,3 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
         history=tuple(round_history(round_)) if history else (),
         paper=paper_check(round_.paper_totals, seat_rows, deal_rows),
     )
-
-

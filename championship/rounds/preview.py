@@ -1,10 +1,10 @@
 """The preview of a deal as its form is filled: its shares and the new totals, scored as saving
 would score it."""
 
-
 from dataclasses import dataclass
 
 from championship.rounds.display import announces, deal_summary
+from scoring.round import running_totals
 
 
 @dataclass(frozen=True)
@@ -12,7 +12,7 @@ class PreviewSeat:
     name: str
     colour: str
     share: int  # the deal's share, misères included
-    total: int  # the round's total once the deal is saved (the scoreboard's figure)
+    total: int  # the running total after the deal (`scoring.round.running_totals`), as saved
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,9 @@ class DealPreview:
 def deal_preview(scored, candidate, seats):
     """The preview of `candidate` (an unsaved Deal, its number set) from `scored`, the round
     scored with it by the deal form's own validation (`scoring`, the same as saving): its summary,
-    each seat's share and total once saved. Nothing is written."""
+    each seat's share and running total after it. Nothing is written."""
     outcome = scored.result.deals[candidate.number - 1]
+    after = running_totals(scored.result)[candidate.number - 1]
     result = outcome.result
     names = scored.names
     candidate.made = result.made
@@ -46,9 +47,8 @@ def deal_preview(scored, candidate, seats):
                 name=names[seat.player_id],
                 colour=seat.colour,
                 share=result.shares.get(names[seat.player_id], 0),
-                total=scored.result.totals[names[seat.player_id]],
+                total=after[names[seat.player_id]],
             )
             for seat in seats
         ),
     )
-

@@ -135,8 +135,8 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     page.goto(f"/manches/{round_.pk}/saisie/")
     count = Counted(phone)
     form = page.locator("#saisie")
-    for group in ("Preneur", "Appelé", "Contrat", "Bouts", "Poignée simple"):
-        box = choice(page, group, "Bruno" if group in ("Preneur", "Appelé", "Poignée simple") else "—")
+    for group in ("Preneur", "Appelé", "Contrat", "Bouts", "Poignée de Bruno"):
+        box = choice(page, group, "Bruno" if group in ("Preneur", "Appelé") else "simple")
         if group in ("Contrat", "Bouts"):
             box = choice(page, group, "Garde" if group == "Contrat" else "2")
         size = box.bounding_box()
@@ -148,7 +148,7 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     count.tap(choice(page, "Contrat", "Garde"))
     count.tap(choice(page, "Roi appelé (facultatif)", "♥ cœur"))
     count.tap(choice(page, "Bouts", "2"))
-    count.tap(choice(page, "Poignée simple", "Bruno"))
+    count.tap(choice(page, "Poignée de Bruno", "simple"))
     taps = count.taps
     count.tap(form.get_by_label("Points du preneur", exact=True))
     count.type("49")

@@ -8,6 +8,10 @@
  * kind row chooses Bruno as taker. Enter saves the deal from anywhere in the form. After a deal is
  * saved (htmx swaps the page part), the focus returns to the first row of the next deal.
  *
+ * The poignées (one row of buttons per seat, after the points: Tab reaches them): a player's key
+ * gives that player a simple poignée and moves the focus to his row, where `s` `d` `t` choose the
+ * size and `0` none; the focus stays on the poignées until Enter saves.
+ *
  * Nothing here scores a deal: the preview comes from the server (htmx, the scoring engine). The
  * page works without this file (and on a phone, where it only moves the focus).
  */
@@ -52,6 +56,26 @@
     focusStop(list[index + 1]);
   }
 
+  function poignee(rows, row, key) {
+    var input = row && keyed(row, key);
+    if (!input) {
+      row = Array.prototype.find.call(rows.querySelectorAll(".poignee-row[data-seat-key]"), function (other) {
+        return other.dataset.seatKey.split(" ").indexOf(key) !== -1;
+      });
+      if (!row) {
+        return false;
+      }
+      var chosen = row.querySelector("input:checked");
+      input = chosen && chosen.value ? chosen : keyed(row, "s") || row.querySelector("input");
+    }
+    if (!input.checked) {
+      input.checked = true;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    input.focus();
+    return true;
+  }
+
   function onKey(event) {
     var form = event.target.closest && event.target.closest("form.deal-form");
     if (!form || event.altKey || event.ctrlKey || event.metaKey) {
@@ -66,11 +90,21 @@
       form.requestSubmit();
       return;
     }
-    var row = event.target.closest("fieldset");
-    if (!row || event.target.type !== "radio" || event.key.length !== 1) {
+    if (event.target.type !== "radio" || event.key.length !== 1) {
       return;
     }
     var key = event.key.toLowerCase();
+    var rows = event.target.closest("[data-poignees]");
+    if (rows) {
+      if (poignee(rows, event.target.closest(".poignee-row"), key)) {
+        event.preventDefault();
+      }
+      return;
+    }
+    var row = event.target.closest("fieldset");
+    if (!row) {
+      return;
+    }
     var input = keyed(row, key);
     if (!input && row.hasAttribute("data-stop") && answered(row)) {
       var list = stops(form);

@@ -333,31 +333,37 @@ def test_it_explains_a_deal_number_taken_meanwhile_and_stores_nothing(round_):
     assert list(round_.seats.order_by("position").values_list("total", flat=True)) == totals
 
 
-# --- one tap, one key: seat buttons, the one-tap poignée ---------------------------------------------
+# --- one tap, one key: seat buttons, the poignées' buttons ------------------------------------------
 
 
 def test_it_gives_a_simple_poignee_in_one_tap(round_):
-    form = DealForm(round_, played(poignee_by=player("Bruno").pk))
+    form = DealForm(round_, played(poignee_1="simple"))
     assert form.is_valid(), form.errors
     assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "simple"}]
 
 
-def test_it_keeps_the_size_given_in_the_announces_over_the_one_tap_poignee(round_):
-    form = DealForm(round_, played(poignee_by=player("Bruno").pk, poignee_1="double"))
+def test_it_gives_a_double_poignee_in_one_tap_too(round_):
+    form = DealForm(round_, played(poignee_1="double", poignee_4="simple"))
     assert form.is_valid(), form.errors
-    assert store_deal_form(form).poignees == [{"player": player("Bruno").pk, "size": "double"}]
+    assert store_deal_form(form).poignees == [
+        {"player": player("Bruno").pk, "size": "double"},
+        {"player": player("Émile").pk, "size": "simple"},
+    ]
 
 
-def test_it_refuses_a_one_tap_poignee_on_a_passed_deal(round_):
-    data = {"kind": "passed", "dealer": player("David").pk, "poignee_by": player("Bruno").pk}
-    errors = errors_of(round_, data)
-    assert errors["poignee_by"] == ["Donne 5, poignée simple : sans objet pour une donne passée"]
-
-
-def test_it_names_the_player_of_a_refused_one_tap_poignee(round_):
-    stranger = player("Zoé")
-    errors = errors_of(round_, played(poignee_by=stranger.pk))
-    assert "Zoé" in errors["poignee_by"][0]
+def test_it_draws_each_seats_poignee_as_buttons_with_the_seats_colour_and_keys(round_):
+    form = DealForm(round_)
+    bruno = form["poignee_1"]
+    assert [(o.data["label"], o.data["key"]) for o in bruno] == [
+        ("—", "0"),
+        ("simple", "s"),
+        ("double", "d"),
+        ("triple", "t"),
+    ]
+    assert bruno.label == "Poignée de Bruno" and form["poignee_4"].label == "Poignée d'Émile"
+    assert bruno.field.seat == {"name": "Bruno", "colour": "jaune", "key": "b 2"}
+    assert 'type="radio"' in str(bruno) and "<select" not in str(bruno)
+    assert form.poignee_rule() == "Atouts montrés : simple : 8, double : 10, triple : 13."
 
 
 def test_it_draws_the_players_as_buttons_in_their_chip_colours_with_their_keys(round_):

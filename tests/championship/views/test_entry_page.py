@@ -24,7 +24,7 @@ def preview(client, round_, data):
 def test_it_previews_the_deal_with_the_scoring_engine_and_stores_nothing(as_user, example):
     client = as_user("secretary")
     versions = (example.version, Deal.objects.count(), Deal.history.count())
-    response = preview(client, example, fifth_deal_data(key=str(uuid.uuid4()), poignee_by=player("Bruno").pk))
+    response = preview(client, example, fifth_deal_data(key=str(uuid.uuid4()), poignee_1="simple"))
     html = response.content.decode()
     assert response.status_code == 200
     assert "Aperçu de la donne 5" in html
@@ -34,7 +34,7 @@ def test_it_previews_the_deal_with_the_scoring_engine_and_stores_nothing(as_user
     # The shares and totals shown are those that saving gives.
     client.post(
         reverse("championship:round_edit", args=[example.pk]),
-        fifth_deal_data(key=str(uuid.uuid4()), poignee_by=player("Bruno").pk),
+        fifth_deal_data(key=str(uuid.uuid4()), poignee_1="simple"),
     )
     display = round_display(Round.objects.get(pk=example.pk))
     fifth = display.deals[4]
@@ -49,6 +49,7 @@ def test_it_previews_the_correction_of_a_deal_and_stores_nothing(as_user, exampl
     client = as_user("secretary")
     data = fifth_deal_data(dealer=player("Chloé").pk, taker=player("Alice").pk, contract="garde_sans")
     data.update(called="pique", partner="seul", bouts="1", points="52")
+
     def state():
         return example.version, list(Deal.objects.values_list("pk", "points", "shares")), Deal.history.count()
 
