@@ -11,12 +11,15 @@ poll with `?v=<stamp>`) or a 304 (a client sending the ETag back in If-None-Matc
 from nothing; else the fragment, with its new stamp for the next poll.
 """
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -63,7 +66,22 @@ def round_live(request, pk):
     return render(request, "championship/rounds/live.html", context)
 
 
-@login_required
+def polled_by_members(view):
+    """`login_required`, except for a poll of htmx whose session has ended: rather than the
+    login page swapped into the live view, the whole page goes to it (HX-Redirect), and back."""
+    protected = login_required(view)
+
+    @wraps(view)
+    def checked(request, pk):
+        if not request.user.is_authenticated and request.htmx:
+            live = reverse("championship:round_live", args=[pk])
+            return HttpResponse(status=204, headers={"HX-Redirect": redirect_to_login(live)["Location"]})
+        return protected(request, pk)
+
+    return checked
+
+
+@polled_by_members
 @require_GET
 def round_live_poll(request, pk):
     """htmx, every few seconds: 204 (`?v=` is the current stamp) or 304 (If-None-Match is its

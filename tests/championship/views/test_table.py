@@ -42,6 +42,12 @@ def test_the_live_view_asks_to_log_in(client, example):
     assert response["Location"].startswith(reverse("login"))
 
 
+def test_a_poll_after_the_session_ended_sends_the_whole_page_to_the_login(client, example):
+    response = client.get(poll_url(example), headers={"hx-request": "true"})
+    assert response.status_code == 204  # nothing swapped into the live view
+    assert response["HX-Redirect"] == f"{reverse('login')}?next={live_url(example)}"
+
+
 def test_a_seated_player_sees_the_totals_the_next_dealer_and_the_sign_off_form(client, example):
     html = seated(client, "Alice").get(live_url(example)).content.decode()
     board = html[html.index('class="scoreboard"') :]
@@ -64,6 +70,7 @@ def test_the_live_view_reads_in_english(client, example):
     client = seated(client, "Alice")
     html = client.get(live_url(example), headers={"accept-language": "en"}).content.decode()
     assert "I confirm the sheet" in html
+    assert "<strong>Alice</strong>: not signed yet" in html
     assert "Deal 5: <strong>David</strong> deals." in html
 
 
