@@ -93,6 +93,16 @@ def test_a_poll_sending_the_etag_back_is_answered_304(client, example):
     assert again.content == b""
 
 
+def test_an_old_etag_after_a_save_gets_the_new_fragment(client, example, secretary):
+    client = seated(client, "Alice")
+    first = client.get(poll_url(example))
+    services.add_deal(example, fifth_deal(), number=5, user=secretary.user)
+    again = client.get(poll_url(example), headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 200
+    assert again["ETag"] != first["ETag"]
+    assert "<strong>5.</strong>" in again.content.decode()
+
+
 def test_after_a_save_the_poll_answers_the_new_fragment_with_its_new_stamp(client, example, secretary):
     client = seated(client, "Alice")
     old = live_stamp(example.pk)
