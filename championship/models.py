@@ -323,3 +323,38 @@ class FigureToken(models.Model):
 
     def __str__(self):
         return f"{self.season_id}:{self.token}"
+
+
+class Signoff(models.Model):
+    """A seated player's word on a round's sheet at the end of the night: he confirms it, or
+    disputes it with a comment. It is of the round's `version` he saw: once a deal changes, it
+    stands as of an older version, until he signs again (one row per player, its history kept).
+    The board homologates; a dispute is shown to it, it does not block it."""
+
+    CONFIRMED, DISPUTED = "confirmed", "disputed"
+    VERDICTS = [(CONFIRMED, _("confirmée")), (DISPUTED, _("contestée"))]
+    COMMENT_MAX_LENGTH = 500
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("manche"), on_delete=models.CASCADE, related_name="signoffs"
+    )
+    player = models.ForeignKey(Player, verbose_name=_("joueur"), on_delete=models.PROTECT, related_name="+")
+    verdict = models.CharField(_("avis"), max_length=10, choices=VERDICTS)
+    comment = models.CharField(_("commentaire"), max_length=COMMENT_MAX_LENGTH, blank=True)
+    version = models.PositiveIntegerField(_("version de la manche"))
+    signed_at = models.DateTimeField(_("signée le"))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["round", "signed_at", "pk"]
+        verbose_name = _("avis sur la feuille")
+        verbose_name_plural = _("avis sur la feuille")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="signoff_once_per_player"),
+            models.CheckConstraint(
+                condition=Q(verdict="confirmed") | ~Q(comment=""), name="signoff_dispute_has_comment"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player} — {self.get_verdict_display()} ({self.round}, v{self.version})"

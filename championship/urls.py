@@ -1,4 +1,4 @@
-from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings, stats
+from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings, stats, table
 
 app_name = "championship"
 urlpatterns = [
@@ -11,4 +11,5 @@ urlpatterns = [
     *cup.urlpatterns,
     *feeds.urlpatterns,
     *stats.urlpatterns,
+    *table.urlpatterns,
 ]

@@ -113,6 +113,15 @@ def score_round(players: Sequence[str], deals: Sequence[DealInput], rulebook: Ru
     return RoundResult(seats, tuple(outcomes), refund, totals, check_rotation(seats, deals))
 
 
+def next_dealer(players: Sequence, dealer, kind: str):
+    """Who deals after `dealer` dealt a deal of `kind`: the same after a misdeal, else his
+    right-hand neighbour (the next in `players`); `dealer` himself if he is not in `players`."""
+    seats = tuple(players)
+    if kind == MISDEAL or dealer not in seats:
+        return dealer
+    return seats[(seats.index(dealer) + 1) % len(seats)]
+
+
 def check_rotation(players: Sequence[str], deals: Sequence[DealInput]) -> tuple[str, ...]:
     """French warnings where a dealer is not the expected one.
 
@@ -125,9 +134,7 @@ def check_rotation(players: Sequence[str], deals: Sequence[DealInput]) -> tuple[
     previous = None
     for number, deal in enumerate(deals, start=1):
         if previous is not None and previous.dealer in seats and deal.dealer in seats:
-            expected = previous.dealer
-            if previous.kind != MISDEAL:
-                expected = seats[(seats.index(previous.dealer) + 1) % len(seats)]
+            expected = next_dealer(seats, previous.dealer, previous.kind)
             if deal.dealer != expected:
                 warnings.append(f"donne {number} : donneur attendu {expected}, inscrit {deal.dealer}")
         previous = deal

@@ -1,8 +1,8 @@
 """The competition's forms, one module each: a round (rounds), a deal (deals), a bonus or malus
 (adjustments), a round's seat totals and colours (seats), the motif of a deletion (deletions),
-a report (reports), a season's rulebook (rulebook), a sheet upload and a past season's totals
-table (sheets); what they share in fields. Forms validate input and write nothing: views hand
-their cleaned data to a service."""
+a report (reports), a season's rulebook (rulebook), the table's sign-off (signoffs), a sheet
+upload and a past season's totals table (sheets); what they share in fields. Forms validate
+input and write nothing: views hand their cleaned data to a service."""
 
 from championship.forms.adjustments import AdjustmentForm
 from championship.forms.deals import DealForm
@@ -12,6 +12,7 @@ from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreate
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
 from championship.forms.sheets import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
+from championship.forms.signoffs import SignoffForm
 from championship.forms.widgets import parse_points
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "SeatTotalsForm",
     "SheetConfirmForm",
     "SheetUploadForm",
+    "SignoffForm",
     "parse_points",
     "refused",
 ]

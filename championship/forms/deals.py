@@ -14,7 +14,7 @@ from championship.forms.fields import MotifMixin, key_field, version_field
 from championship.forms.widgets import ButtonRadio, PlayerField, PlayersField, keyed, parse_points
 from championship.labels import POIGNEE_SIZES, of_player
 from championship.models import Deal
-from championship.rounds.data import DEAL_FIELDS, read_round_data, score_stored_round
+from championship.rounds.data import DEAL_FIELDS, next_dealer, read_round_data, score_stored_round
 from federation.models import Player
 from scoring.errors import ScoringError
 from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
@@ -303,16 +303,8 @@ class DealForm(MotifMixin, forms.Form):
         return initial
 
     def expected_dealer(self):
-        """The next dealer by rotation: the right-hand neighbour, or the same after a misdeal."""
-        if not self.seats:
-            return None
-        last = self.round_data.deals[-1] if self.round_data.deals else None
-        if last is None:
-            return self.seats[0].player_id
-        order = [seat.player_id for seat in self.seats]
-        if last.dealer_id not in order or last.kind == Deal.MISDEAL:
-            return last.dealer_id
-        return order[(order.index(last.dealer_id) + 1) % len(order)]
+        """The next dealer by rotation (`rounds.data.next_dealer`)."""
+        return next_dealer(self.seats, self.round_data.deals)
 
     def poignee_fields(self):
         return [self[f"poignee_{seat.position}"] for seat in self.seats]

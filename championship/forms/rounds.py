@@ -254,12 +254,31 @@ class RoundDeleteForm(forms.Form):
 
 class HomologateForm(forms.Form):
     """Homologating a round after its confirmation page: the round's version that page showed
-    (if the round changed meanwhile, the service refuses and says what changed)."""
+    (if the round changed meanwhile, the service refuses and says what changed); with
+    `disputed` (a seated player disputes the sheet), the board's answer as a required motif."""
 
-    def __init__(self, round_, *args, **kwargs):
+    def __init__(self, round_, *args, disputed=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["version"] = version_field(round_.version)
+        if disputed:
+            self.fields["motif"] = TextField(
+                field_name=_("Motif"),
+                label=_("Réponse à la contestation"),
+                max_length=MOTIF_MAX_LENGTH,
+                help_text=_(
+                    "Obligatoire : la feuille est contestée ; la réponse est inscrite à l'historique."
+                ),
+                error_messages={
+                    "required": gettext(
+                        "Motif : obligatoire pour homologuer une manche dont la feuille est contestée."
+                    )
+                },
+            )
 
     @property
     def version(self):
         return self.cleaned_data.get("version")
+
+    @property
+    def reason(self):
+        return self.cleaned_data.get("motif") or None

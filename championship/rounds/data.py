@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from championship.models import Deal, Round, Seat
 from scoring.deal import DealInput, Poignee
+from scoring.round import next_dealer as rotation_next
 from scoring.round import score_round, totals_only_round
 
 # A deal's input fields, as a form or a sheet gives them to `services.add_deal`.
@@ -136,7 +137,6 @@ def counts_for_championship(round_):
     return round_.status == Round.HOMOLOGATED and round_.stage == Round.REGULAR
 
 
-
 def next_round_number(season, stage=Round.REGULAR, table=""):
     last = Round.objects.filter(season=season, stage=stage, table=table).order_by("-number").first()
     return (last.number + 1) if last else 1
@@ -144,6 +144,17 @@ def next_round_number(season, stage=Round.REGULAR, table=""):
 
 def seats_in_order(round_):
     return list(Seat.objects.filter(round=round_).select_related("player").order_by("position"))
+
+
+def next_dealer(seats, deals):
+    """The player id of the next dealer (seats and deals in order): the first seat's to begin
+    with, then by rotation after the last deal (`scoring.round.next_dealer`); None without seats."""
+    if not seats:
+        return None
+    if not deals:
+        return seats[0].player_id
+    last = deals[-1]
+    return rotation_next([seat.player_id for seat in seats], last.dealer_id, last.kind)
 
 
 def next_deal_number(round_):

@@ -39,6 +39,7 @@ from championship.services.scores import (
     store_championship_lines,
 )
 from championship.services.seats import set_seat_colours, set_seat_totals
+from championship.services.signoff import sign_sheet
 
 __all__ = [
     "CREATION_REASON",
@@ -68,6 +69,7 @@ __all__ = [
     "set_remaining_rounds",
     "set_seat_colours",
     "set_seat_totals",
+    "sign_sheet",
     "store_championship_lines",
     "submit_round",
     "update_season_rulebook",

@@ -10,7 +10,8 @@ Codes (tests and callers rely on them, the messages may be reworded):
 - ``missing``: the round, deal or adjustment no longer exists;
 - ``deal_number``: another deal took the number this one was entered as;
 - ``number``, ``stage``, ``date``, ``place``, ``seats``, ``players``, ``colours``, ``totals``, ``deals``,
-  ``catalogue``, ``player``, ``points``, ``note``, ``report``, ``text``, ``author``: that field is refused;
+  ``catalogue``, ``player``, ``points``, ``note``, ``report``, ``text``, ``author``, ``verdict``,
+  ``comment``: that field is refused;
 - ``invalid``: the scoring engine refuses the round as it would be;
 - ``rulebook``: the rulebook is refused (raised as `scoring.rulebook.RulebookError`).
 """

@@ -14,6 +14,7 @@ from championship.services.locking import bump, lock_round
 from championship.services.scores import (
     store_scores,
 )
+from championship.services.signoff import check_dispute_answered
 from federation.history import REASON_MAX_LENGTH, audited
 from scoring.errors import ScoringError
 from scoring.vocabulary import MAX_PLAYERS, MIN_PLAYERS, TABLE_SIZES
@@ -49,10 +50,14 @@ def submit_round(round_, user=None, *, version=None, reason="soumise pour homolo
 
 
 @transaction.atomic
-def homologate_round(round_, user=None, *, version=None, reason="homologation"):
+def homologate_round(round_, user=None, *, version=None, reason=None):
+    """Homologate; a round whose sheet a seated player disputes, only with a `reason` (the
+    board's answer to the dispute, `signoff.check_dispute_answered`)."""
     lock_round(round_, version=version)
     if round_.status == Round.HOMOLOGATED:
         raise RoundError("status", "Cette manche est déjà homologuée.")
+    check_dispute_answered(round_, reason)
+    reason = (reason or "").strip() or "homologation"
     check_complete(round_)
     bump(round_)
     round_.status = Round.HOMOLOGATED

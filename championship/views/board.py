@@ -13,6 +13,7 @@ from championship.forms import (
     HomologateForm,
 )
 from championship.rounds.display import round_display
+from championship.rounds.signoffs import table_signoffs
 from championship.rounds.tables import AdjustmentTable, RankingTable
 from championship.views.access import (
     attempt,
@@ -32,10 +33,17 @@ def round_homologate(request, pk):
     if round_.is_homologated:
         messages.info(request, gettext("Cette manche est déjà homologuée."))
         return redirect("championship:round", round_.pk)
-    form = HomologateForm(round_, request.POST if request.method == "POST" else None)
+    signoffs = table_signoffs(round_)
+    form = HomologateForm(
+        round_, request.POST if request.method == "POST" else None, disputed=bool(signoffs.disputes)
+    )
     if request.method == "POST" and form.is_valid():
         done = gettext("Manche homologuée.")
-        attempt(request, lambda: services.homologate_round(round_, request.user, version=form.version), done)
+
+        def homologate():
+            services.homologate_round(round_, request.user, version=form.version, reason=form.reason)
+
+        attempt(request, homologate, done)
         if round_.is_homologated:
             return redirect("championship:round", round_.pk)
         return redirect("championship:round_homologate", round_.pk)
@@ -51,6 +59,7 @@ def round_homologate(request, pk):
             "balance": balance,
             "ranking": RankingTable(display.ranking),
             "adjustments": AdjustmentTable(display.adjustments),
+            "signoffs": signoffs,
         },
     )
 

@@ -11,6 +11,7 @@ from championship.lib.summaries import cached_html
 from championship.models import Round
 from championship.rounds.display import round_display
 from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
+from championship.rounds.signoffs import table_signoffs
 from championship.rounds.tables import AdjustmentTable, RankingTable, RoundListTable
 from championship.views.access import (
     get_readable_round,
@@ -70,6 +71,8 @@ def round_detail(request, pk):
             "export_url": _export_url(round_),
             "ranking": RankingTable(display.ranking, championship=display.has_championship_points),
             "adjustments": AdjustmentTable(display.adjustments),
+            # the table's sign-off, for the officials (the secretary and the board)
+            "signoffs": table_signoffs(round_) if can_enter_rounds(request.user, round_.season) else None,
         },
     )
 

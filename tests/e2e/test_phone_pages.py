@@ -294,6 +294,7 @@ def demo_pages():
         "/saisons/importer/",
         f"/manches/{pending.pk}/supprimer/",
         "/compte/mot-de-passe/",
+        f"/manches/{draft.pk}/direct/",  # the live view for the table (issue 23)
     ]
     return {
         "anonymous": anonymous,

@@ -5,7 +5,7 @@ from hypothesis import given
 
 from scoring.deal import DealInput, Poignee
 from scoring.errors import ScoringError
-from scoring.round import check_rotation, score_round, totals_only_round
+from scoring.round import check_rotation, next_dealer, score_round, totals_only_round
 from tests.scoring.engine_helpers import FIVE, FOUR, rounds, rulebook_with
 
 ALICE, BRUNO, CHLOE, DAVID, EMILE = FIVE
@@ -246,3 +246,11 @@ def test_it_names_a_missing_total_with_the_right_elision(missing, message):
     totals = {name: 0 for name in ["Alice", "Bruno", "Chloé", "David", "Émile"] if name != missing}
     with pytest.raises(ScoringError, match=message):
         totals_only_round(["Alice", "Bruno", "Chloé", "David", "Émile"], totals)
+
+
+def test_the_next_dealer_is_the_right_hand_neighbour_and_the_same_after_a_misdeal():
+    seats = ("Alice", "Bruno", "Chloé", "David", "Émile")
+    assert next_dealer(seats, "Bruno", "played") == "Chloé"
+    assert next_dealer(seats, "Émile", "passed") == "Alice"  # round the table
+    assert next_dealer(seats, "Chloé", "misdeal") == "Chloé"
+    assert next_dealer(seats, "Zoé", "played") == "Zoé"  # not at the table: no rotation to follow

@@ -1,0 +1,89 @@
+"""The table signs the sheet: at the end of the night each seated player, logged in, confirms
+the round as it stands (« Je confirme la feuille ») or disputes it with a comment.
+
+A sign-off is of the round's version the player saw (a form read at an older version is refused
+as stale, the other change shown): once a deal changes, his word stands as of that older
+version, and he may sign again. One row per player, rewritten with its history record
+(`federation.history.audited`). A sign-off does not raise the round's version: it changes
+nothing of the sheet, and the others' sign-offs stay current. Homologation stays the board's
+act: an open dispute does not block it, but asks the board for a motif
+(`lifecycle.homologate_round`, `check_dispute_answered`).
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from championship.models import Round, Signoff
+from championship.services.errors import RoundError
+from championship.services.locking import stale_message
+from federation.history import REASON_MAX_LENGTH, audited
+from federation.roles import player_of
+
+REASONS = {
+    Signoff.CONFIRMED: "feuille confirmée par le joueur",
+    Signoff.DISPUTED: "feuille contestée par le joueur",
+}
+
+
+def _lock(round_):
+    """The round's row locked, the instance brought up to date (status, version). Not
+    `locking.lock_round`: a sign-off writes nothing the season's figures are computed from."""
+    locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
+    if locked is None:
+        raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
+    for field in Round._meta.concrete_fields:
+        setattr(round_, field.attname, getattr(locked, field.attname))
+    return round_
+
+
+def _check_comment(verdict, comment):
+    if verdict not in REASONS:
+        raise RoundError("verdict", "Avis : « confirmée » ou « contestée » est attendu.")
+    if verdict == Signoff.DISPUTED and not comment:
+        raise RoundError(
+            "comment", "Commentaire : obligatoire pour contester la feuille (dites ce qui ne va pas)."
+        )
+    if len(comment) > Signoff.COMMENT_MAX_LENGTH:
+        raise RoundError("comment", f"Commentaire : {Signoff.COMMENT_MAX_LENGTH} caractères au plus.")
+
+
+@transaction.atomic
+def sign_sheet(round_, user, verdict, *, version=None, comment=""):
+    """`user`'s player confirms (`Signoff.CONFIRMED`) or disputes (`Signoff.DISPUTED`, with a
+    `comment`) `round_` at `version` (the round's version his page showed; None: as it is now).
+    RoundError `player` unless he sits at the round, `status` once it is homologated, `stale` if
+    it changed since `version`, `comment` for a dispute without comment."""
+    comment = (comment or "").strip()
+    _check_comment(verdict, comment)
+    player = player_of(user)
+    _lock(round_)
+    if player is None or not round_.seats.filter(player=player).exists():
+        raise RoundError("player", "Seuls les joueurs assis à cette manche signent sa feuille.")
+    if round_.status == Round.HOMOLOGATED:
+        raise RoundError("status", "Cette manche est homologuée : sa feuille ne se signe plus.")
+    if version is not None and int(version) != round_.version:
+        raise RoundError("stale", stale_message(round_))
+    signoff = Signoff.objects.filter(round=round_, player=player).first() or Signoff(
+        round=round_, player=player
+    )
+    signoff.verdict = verdict
+    signoff.comment = comment if verdict == Signoff.DISPUTED else ""
+    signoff.version = round_.version
+    signoff.signed_at = timezone.now()
+    with audited(user, REASONS[verdict]) as audit:
+        audit.save(signoff)
+    return signoff
+
+
+def check_dispute_answered(round_, reason):
+    """Homologating a round a seated player disputes asks the board for a motif (its answer to
+    the dispute, kept in the round's history): RoundError `reason` without one."""
+    reason = (reason or "").strip()
+    if Signoff.objects.filter(round=round_, verdict=Signoff.DISPUTED).exists() and not reason:
+        raise RoundError(
+            "reason",
+            "Motif : obligatoire pour homologuer une manche dont la feuille est contestée "
+            "(votre réponse à la contestation, inscrite à l'historique).",
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
