@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "federation",
     "championship",
     "gamenights",  # the calendar of game nights (issue 24)
+    "webhooks",  # news posted to the group chat (issue 24)
 ]
 
 MIDDLEWARE = [
@@ -316,3 +317,8 @@ LOGGING = {
 PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR") or BASE_DIR / "media" / "pdf")
 PDF_RENDER_MEMORY_MB = int(os.environ.get("PDF_RENDER_MEMORY_MB", "768"))
 PDF_RENDER_TIMEOUT = float(os.environ.get("PDF_RENDER_TIMEOUT", "20"))
+
+# The site's public address, for the links of what is posted to the group chat (webhooks), and
+# the seconds one post may take before it is given up and retried later.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5, minimum=1)
