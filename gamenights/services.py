@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from championship import bounds
 from federation import validators
-from gamenights import signals
+from gamenights import cup, signals
 from gamenights.models import QUORUM, GameNight, Rsvp
 
 # What moves a night, for those who announce it (`signals.night_changed`).
@@ -116,3 +116,35 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     if not was_on and coming + (value == Rsvp.YES) >= QUORUM:
         signals.table_confirmed.send(sender=GameNight, night=night)
     return rsvp
+
+
+CUP_REASON = "soirée de la Coupe programmée"
+
+
+@transaction.atomic
+def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=""):
+    """The night of a play-off table (`table` "A" or "B") or of the final, once the cup knows
+    who plays it (`gamenights.cup`); refused while not known or when already scheduled."""
+    wanted = [n for n in cup.cup_nights(season).nights if (n.stage, n.table) == (stage, table or "")]
+    if not wanted:
+        raise NightError("stage", "Phase : cette table de la Coupe n'existe pas dans cette saison.")
+    if wanted[0].night is not None:
+        raise NightError("duplicate", "Cette soirée de la Coupe est déjà programmée.")
+    if not wanted[0].players:
+        raise NightError(
+            "seeding",
+            "Coupe : les joueurs de cette soirée ne sont pas encore connus (il reste des manches "
+            "régulières au calendrier ou à homologuer, ou des play-offs à jouer).",
+        )
+    names = ", ".join(player.name for player in wanted[0].players)
+    return schedule_night(
+        season,
+        user=user,
+        reason=CUP_REASON,
+        date=date,
+        time=time,
+        place=place,
+        stage=stage,
+        table=table or "",
+        notes=f"Joueurs convoqués : {names}.",
+    )
