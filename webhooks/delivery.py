@@ -20,6 +20,7 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -87,7 +88,10 @@ def claim(pk, now):
 
 
 def post(url, body):
-    """POST `body` as JSON to `url`; an error message naming no URL, or "" once accepted (2xx)."""
+    """POST `body` as JSON to `url`; an error message naming no URL, or "" once accepted (2xx).
+    Only http and https: urllib would also open `file:` or `ftp:` addresses."""
+    if urlsplit(url).scheme not in ("http", "https"):
+        return "adresse refusée (http ou https seulement)"
     request = urllib.request.Request(
         url,
         data=json.dumps(body, ensure_ascii=False).encode(),

@@ -104,6 +104,13 @@ def test_a_refused_connection_is_retried_then_given_up(night):
     assert (row.status, row.attempts) == ("failed", delivery.MOST_ATTEMPTS)
 
 
+def test_only_http_addresses_are_posted_to(tmp_path):
+    target = tmp_path / "cible.txt"
+    target.write_text("rien")
+    assert delivery.post(target.as_uri(), {"text": "x"}) == "adresse refusée (http ou https seulement)"
+    assert delivery.post("ftp://127.0.0.1/x", {}) == "adresse refusée (http ou https seulement)"
+
+
 def test_the_back_off_doubles_up_to_six_hours():
     waits = [delivery.backoff(attempts) for attempts in range(1, 12)]
     minutes = [int(wait.total_seconds() // 60) for wait in waits]
