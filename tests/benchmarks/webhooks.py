@@ -31,6 +31,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from federation import outbox  # noqa: E402
 from gamenights import services  # noqa: E402
@@ -91,6 +92,7 @@ def main():
     parser.add_argument("--hang", type=float, default=30)
     args = parser.parse_args()
     night = GameNight.objects.filter(cancelled=False).order_by("-date").first()
+    reverse("gamenights:calendar")  # the URLconf loaded first, as in a serving process (seconds)
     place = night.place
     quick, hung = Chat(0), Chat(args.hang)
     for chat in (quick, hung):
