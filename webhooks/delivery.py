@@ -70,8 +70,18 @@ def write(announcement):
             "pk", flat=True
         )
     )
-    transaction.on_commit(lambda: outbox.send_later(deliver_all, pks))
+    transaction.on_commit(lambda: outbox.send_later(deliver_in_background, pks))
     return pks
+
+
+def deliver_in_background(pks):
+    """`deliver_all` on a thread of the outbox: what goes wrong is logged here, the rows left
+    to the command (a pending row stays pending)."""
+    try:
+        return deliver_all(pks)
+    except Exception:
+        logger.exception("annonces non envoyées en arrière-plan : laissées à deliver_webhooks")
+        return None
 
 
 def deliver_all(pks, now=None):

@@ -104,6 +104,21 @@ def test_a_refused_connection_is_retried_then_given_up(night):
     assert (row.status, row.attempts) == ("failed", delivery.MOST_ATTEMPTS)
 
 
+def test_a_background_failure_is_logged_and_left_to_the_command(chat, night, caplog, monkeypatch):
+    Webhook.objects.create(name="json", url=chat.url("/hook"), format="json")
+
+    def broken(pk, now=None):
+        raise RuntimeError("base indisponible")
+
+    monkeypatch.setattr(delivery, "deliver", broken)
+    nights.cancel_night(night, reason="salle prise")
+    assert outbox.wait(10)
+    assert "annonces non envoyées en arrière-plan" in caplog.text
+    monkeypatch.undo()
+    assert Delivery.objects.get().status == "pending"
+    assert deliver_command() == "1 livrée(s), 0 à réessayer, 0 abandonnée(s).\n"
+
+
 def test_only_http_addresses_are_posted_to(tmp_path):
     target = tmp_path / "cible.txt"
     target.write_text("rien")
