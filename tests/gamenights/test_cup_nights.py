@@ -101,3 +101,13 @@ def test_the_final_once_the_finalists_are_known(client, season, president):
 def test_only_the_board_schedules_the_cup(client, season, member):
     client.force_login(member.user)
     assert client.get(reverse("gamenights:cup_nights", args=[season.name])).status_code == 403
+
+
+def test_the_cup_nights_page_speaks_english_when_asked(client, season, president):
+    ranked_season(season, 10)
+    client.force_login(president.user)
+    page = client.get(reverse("gamenights:cup_nights", args=[season.name]), HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    for english in ("Cup nights 2010-2011", "Play-off table A", "Players called up:", "Schedule this night"):
+        assert english in text
+    assert "Programmer cette soirée" not in text and "Joueurs convoqués" not in text
