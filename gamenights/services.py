@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from championship import bounds
 from federation import validators
+from federation.models import Season
 from gamenights import cup, signals
 from gamenights.models import QUORUM, GameNight, Rsvp
 
@@ -124,7 +125,9 @@ CUP_REASON = "soirée de la Coupe programmée"
 @transaction.atomic
 def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=""):
     """The night of a play-off table (`table` "A" or "B") or of the final, once the cup knows
-    who plays it (`gamenights.cup`); refused while not known or when already scheduled."""
+    who plays it (`gamenights.cup`); refused while not known or when already scheduled (the
+    season's row locked first: two officials at once schedule it once)."""
+    Season.objects.select_for_update().filter(pk=season.pk).first()
     wanted = [n for n in cup.cup_nights(season).nights if (n.stage, n.table) == (stage, table or "")]
     if not wanted:
         raise NightError("stage", "Phase : cette table de la Coupe n'existe pas dans cette saison.")
