@@ -13,7 +13,7 @@ from webhooks.models import DISCORD, JSON, MATRIX, SLACK
 
 def discord(announcement):
     return {
-        "content": announcement.title,
+        "content": announcement.title[:2000],
         "embeds": [
             {
                 "title": announcement.title[:256],
@@ -24,9 +24,14 @@ def discord(announcement):
     }
 
 
+def slack_text(text):
+    """Slack's mrkdwn escapes: `&`, `<` and `>` (a name with them would break a link)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def slack(announcement):
-    lines = "\n".join(announcement.lines)
-    link = f"<{announcement.url}|{announcement.title}>"
+    lines = slack_text("\n".join(announcement.lines))
+    link = f"<{announcement.url}|{slack_text(announcement.title)}>"
     return {
         "text": announcement.text,
         "blocks": [
