@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "championship",
     "gamenights",  # the calendar of game nights (issue 24)
     "notifications",  # reminders by e-mail and the account page (issue 24)
+    "webhooks",  # news posted to the group chat (issue 24)
 ]
 
 MIDDLEWARE = [
@@ -242,9 +243,9 @@ elif DEBUG:
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tarot-Bière <webmaster@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# The site's address, for the links of the mail a command sends (send_reminders): it has no
-# request to ask.
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# The site's public address, for the links of what is sent off a request: the reminders by mail
+# (send_reminders has no request to ask) and the news posted to the group chat (webhooks).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 # Reset links are mailed off the request (federation.outbox), and at most RESET_EMAIL_LIMIT per
 # address and RESET_CLIENT_LIMIT requests per client address (PROXY_COUNT, CLIENT_IP_HEADER) go out
@@ -320,3 +321,6 @@ LOGGING = {
 PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR") or BASE_DIR / "media" / "pdf")
 PDF_RENDER_MEMORY_MB = int(os.environ.get("PDF_RENDER_MEMORY_MB", "768"))
 PDF_RENDER_TIMEOUT = float(os.environ.get("PDF_RENDER_TIMEOUT", "20"))
+
+# The seconds one post to the group chat (webhooks) may take before it is given up and retried.
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5, minimum=1)

@@ -137,3 +137,25 @@ class ProposalForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
     code = forms.ChoiceField(choices=[("hote", "hote"), ("absence", "absence")], widget=forms.HiddenInput)
     reason = TextField(field_name=_("Motif"), label=_("Motif"), max_length=200)
+
+
+class CupNightForm(forms.Form):
+    """A night of the cup: when and where (its stage, table and players are the cup's)."""
+
+    date = NightForm.base_fields["date"]
+    time = NightForm.base_fields["time"]
+    place = NightForm.base_fields["place"]
+
+    def __init__(self, season, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date"):
+            problem = bounds.round_date_problem(
+                data["date"], self.season.name, self.season.start_date, self.season.end_date
+            )
+            if problem:
+                self.add_error("date", validators.field_message(gettext("Date"), problem))
+        return data

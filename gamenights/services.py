@@ -7,8 +7,12 @@ from django.utils import timezone
 
 from championship import bounds
 from federation import validators
-from gamenights.models import GameNight, Rsvp
+from federation.models import Season
+from gamenights import cup, signals
+from gamenights.models import QUORUM, GameNight, Rsvp
 
+# What moves a night, for those who announce it (`signals.night_changed`).
+MOVING = ("date", "time", "place")
 # The fields whose change calendars must see (iCal SEQUENCE).
 SHOWN = ("date", "time", "place", "cancelled", "tentative", "stage", "table")
 EDITABLE = ("date", "time", "place", "host", "stage", "table", "notes", "tentative", "answers_until")
@@ -61,7 +65,10 @@ def change_night(night, *, user=None, reason="", **fields):
         setattr(night, name, fields[name])
     if set(changed) & set(SHOWN):
         night.sequence += 1
-    return _saved(night, user, reason or "soirée modifiée")
+    night = _saved(night, user, reason or "soirée modifiée")
+    if set(changed) & set(MOVING):
+        signals.night_changed.send(sender=GameNight, night=night, change=signals.MOVED)
+    return night
 
 
 @transaction.atomic
@@ -73,7 +80,9 @@ def cancel_night(night, *, reason, user=None):
         return night
     night.cancelled = True
     night.sequence += 1
-    return _saved(night, user, reason)
+    night = _saved(night, user, reason)
+    signals.night_changed.send(sender=GameNight, night=night, change=signals.CANCELLED)
+    return night
 
 
 @transaction.atomic
@@ -97,10 +106,48 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(night=night, player=player)
     if rsvp.pk and rsvp.answer == value and rsvp.reason == reason:
         return rsvp
+    coming = Rsvp.objects.filter(night=night, answer=Rsvp.YES).exclude(player=player).count()
+    was_on = coming + (rsvp.answer == Rsvp.YES) >= QUORUM
     rsvp.answer, rsvp.reason = value, reason
     rsvp.answered_at = now or timezone.now()
     rsvp.answered_by = user if user is not None and user.is_authenticated else None
     rsvp._history_user = rsvp.answered_by
     rsvp._change_reason = "réponse donnée par la Direction" if on_behalf else "réponse du joueur"
     rsvp.save()
+    if not was_on and coming + (value == Rsvp.YES) >= QUORUM:
+        signals.table_confirmed.send(sender=GameNight, night=night)
     return rsvp
+
+
+CUP_REASON = "soirée de la Coupe programmée"
+
+
+@transaction.atomic
+def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=""):
+    """The night of a play-off table (`table` "A" or "B") or of the final, once the cup knows
+    who plays it (`gamenights.cup`); refused while not known or when already scheduled (the
+    season's row locked first: two officials at once schedule it once)."""
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    wanted = [n for n in cup.cup_nights(season).nights if (n.stage, n.table) == (stage, table or "")]
+    if not wanted:
+        raise NightError("stage", "Phase : cette table de la Coupe n'existe pas dans cette saison.")
+    if wanted[0].night is not None:
+        raise NightError("duplicate", "Cette soirée de la Coupe est déjà programmée.")
+    if not wanted[0].players:
+        raise NightError(
+            "seeding",
+            "Coupe : les joueurs de cette soirée ne sont pas encore connus (il reste des manches "
+            "régulières au calendrier ou à homologuer, ou des play-offs à jouer).",
+        )
+    names = ", ".join(player.name for player in wanted[0].players)
+    return schedule_night(
+        season,
+        user=user,
+        reason=CUP_REASON,
+        date=date,
+        time=time,
+        place=place,
+        stage=stage,
+        table=table or "",
+        notes=f"Joueurs convoqués : {names}.",
+    )

@@ -10,6 +10,7 @@ urlpatterns = [
     path("saisons/<str:name>/calendrier/", views.season_calendar, name="season_calendar"),
     path("saisons/<str:name>/calendrier.ics", views.season_feed, name="season_feed"),
     path("saisons/<str:name>/soirees/nouvelle/", views.night_create, name="night_create"),
+    path("saisons/<str:name>/calendrier/coupe/", views.cup_nights, name="cup_nights"),
     path("soirees/<int:pk>/", views.night_detail, name="night"),
     path("soirees/<int:pk>/modifier/", views.night_edit, name="night_edit"),
     path("soirees/<int:pk>/annuler/", views.night_cancel, name="night_cancel"),

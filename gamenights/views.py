@@ -15,8 +15,8 @@ from championship.models import Round
 from championship.services.errors import RoundError
 from federation.models import Player, Season
 from federation.roles import can_enter_rounds, is_board, player_of
-from gamenights import ical, links, proposals, schedule, services
-from gamenights.forms import AnswerForm, BoardAnswerForm, CancelForm, NightForm, ProposalForm
+from gamenights import cup, ical, links, proposals, schedule, services
+from gamenights.forms import AnswerForm, BoardAnswerForm, CancelForm, CupNightForm, NightForm, ProposalForm
 from gamenights.models import GameNight, Rsvp
 from gamenights.services import NightError
 
@@ -95,7 +95,11 @@ def _night_context(request, night, **forms):
             for proposal in proposals.adjustments(night, answers)
         ]
     context["past"] = night.date < timezone.localdate()
-    if context["can_enter"] and not night.cancelled:
+    context["cup_players"] = cup.players_of(night)
+    if context["can_enter"] and not night.cancelled and context["cup_players"]:
+        context["tables"], context["entry_url"] = [], proposals.entry_url(night, context["cup_players"])
+        context["entry_open"] = not context["rounds"]
+    elif context["can_enter"] and not night.cancelled:
         comers = proposals.comers(answers)
         context["tables"], context["sitting_out"] = proposals.tables(night, comers)
         if not context["tables"]:
@@ -195,6 +199,39 @@ def night_create(request, name):
             )
             return redirect(night)
     return render(request, "gamenights/night_form.html", {"season": season, "form": form, "night": None})
+
+
+@login_required
+def cup_nights(request, name):
+    """The board schedules the nights of the cup (a play-off table's, the final's) once the cup
+    knows who plays them."""
+    season = get_object_or_404(Season, name=name)
+    _board_only(request, season)
+    plan = cup.cup_nights(season)
+    posted = request.POST.get("soiree") if request.method == "POST" else None
+    rows = []
+    for cup_night in plan.nights:
+        data = request.POST if posted == cup_night.key else None
+        rows.append(
+            (cup_night, CupNightForm(season, data, prefix=cup_night.key) if cup_night.ready else None)
+        )
+    for cup_night, form in rows:
+        if form is None or not form.is_bound or not form.is_valid():
+            continue
+        try:
+            night = services.schedule_cup_night(
+                season, cup_night.stage, cup_night.table, user=request.user, **form.cleaned_data
+            )
+        except NightError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"}
+            )
+            return redirect(night)
+    status = 400 if posted and any(form is not None and form.errors for _n, form in rows) else 200
+    context = {"season": season, "seeding_known": plan.seeding_known, "rows": rows}
+    return render(request, "gamenights/cup_nights.html", context, status=status)
 
 
 @login_required

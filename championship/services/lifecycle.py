@@ -5,6 +5,7 @@ round first and re-checks its status there."""
 from django.db import transaction
 from django.utils import timezone
 
+from championship import signals
 from championship.models import Round
 from championship.rounds.data import (
     score_stored_round,
@@ -65,7 +66,9 @@ def homologate_round(round_, user=None, *, version=None, reason=None):
     round_.homologated_by = user
     with audited(user, reason) as audit:  # outside a request too (commands, demo)
         audit.save(round_)
-        return store_scores(round_)
+        scored = store_scores(round_)
+    signals.round_homologated.send(sender=Round, round=round_)
+    return scored
 
 
 @transaction.atomic

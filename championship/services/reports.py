@@ -4,6 +4,7 @@ version so that two people editing the same report at once never overwrite each 
 from django.db import transaction
 from django.utils import timezone
 
+from championship import signals
 from championship.models import Report
 from championship.services.checks import check_text
 from championship.services.errors import RoundError
@@ -57,6 +58,8 @@ def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=
     report.version += 1
     with audited(user, reason or "compte-rendu rédigé") as audit:
         audit.save(report)
+    if report.version == 1 and round_.status == round_.HOMOLOGATED:
+        signals.report_published.send(sender=Report, report=report)
     return report
 
 

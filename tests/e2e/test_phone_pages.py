@@ -17,6 +17,7 @@ With E2E_SCREENSHOTS set to a folder, each page leaves its screenshots there (bo
 opens, and « -ouvert » with every <details> open.
 """
 
+import datetime
 import io
 import os
 import re
@@ -30,6 +31,7 @@ from django.views.defaults import server_error
 
 from championship.models import Deal, Report, Round
 from federation.models import Official, Player, Season
+from gamenights.models import GameNight
 from tests.championship.sheets.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import headless_chromium, requires_chromium
@@ -249,6 +251,11 @@ def demo_pages():
     deal = Deal.objects.filter(round=homologated).order_by("number").first()
     president = Official.objects.get(season=current, role=Official.PRESIDENT).player
     member = Player.objects.exclude(user=None).filter(offices__isnull=True).first()
+    # the calendar (issue 24): the next night (with answers), a cancelled one, a past one with its round
+    nights = GameNight.objects.filter(season=current).order_by("date", "pk")
+    next_night = nights.filter(date__gte=datetime.date.today(), cancelled=False).first()
+    cancelled = nights.filter(cancelled=True).first()
+    played = nights.filter(date=homologated.date).first()
     anonymous = [
         "/",
         "/saisons/",
@@ -278,6 +285,12 @@ def demo_pages():
         f"/saisons/{current.name}/partenaires/",
         f"/saisons/{current.name}/cote/",
         "/palmares/",
+        # the calendar (issue 24)
+        "/calendrier/",
+        f"/saisons/{current.name}/calendrier/",
+        f"/soirees/{next_night.pk}/",
+        f"/soirees/{cancelled.pk}/",
+        f"/soirees/{played.pk}/",
     ]
     official = [
         "/",
@@ -295,6 +308,14 @@ def demo_pages():
         f"/manches/{pending.pk}/supprimer/",
         "/compte/mot-de-passe/",
         f"/manches/{draft.pk}/direct/",  # the live view for the table (issue 23)
+        # the calendar (issue 24), as the board sees it
+        "/calendrier/",
+        f"/soirees/{next_night.pk}/",
+        f"/soirees/{played.pk}/",
+        f"/soirees/{next_night.pk}/modifier/",
+        f"/saisons/{current.name}/soirees/nouvelle/",
+        f"/saisons/{current.name}/calendrier/coupe/",
+        f"/saisons/{past.name}/calendrier/coupe/",  # its seeds known: the forms
     ]
     return {
         "anonymous": anonymous,
