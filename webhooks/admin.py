@@ -77,3 +77,6 @@ class DeliveryAdmin(BoardOnly, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the outbox is the record that a piece of news was posted (never twice)

@@ -33,6 +33,7 @@ from gamenights import links
 from gamenights.services import schedule_night
 from notifications import links as reminder_links
 from tests.factories import make_round
+from webhooks.models import Delivery, Webhook
 
 ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser")
 
@@ -77,9 +78,14 @@ def world(season, member, secretary, president):
     access_log = AccessLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     failure_log = AccessFailureLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     night = schedule_night(season, date=datetime.date(2010, 12, 10), place="Chez Steph", host=member)
+    # Inactive: the acts of the table announce nothing.
+    webhook = Webhook.objects.create(name="Discussion", url="https://chat.example.org/hook/secret", active=False)
+    delivery = Delivery.objects.create(webhook=webhook, key="essai", event="night_moved", body={})
     return SimpleNamespace(
         season=season,
         night=night,
+        webhook=webhook,
+        delivery=delivery,
         answer_token=links.answer_token(night, member),
         feed_token=links.feed_token(member),
         unsubscribe_token=reminder_links.unsubscribe_token(member, "night"),
@@ -375,6 +381,9 @@ TABLE = {
     "saisons/<str:name>/soirees/nouvelle/": [(season_path("soirees/nouvelle/"), BOARD, BOARD)],
     "soirees/<int:pk>/": [(night_path(), EVERYONE, NOBODY_POSTS)],
     "soirees/<int:pk>/modifier/": [(night_path("modifier/"), BOARD, BOARD)],
+    # The cup's nights (the seeding of this small world is not known): a POST naming no night
+    # shows the page again.
+    "saisons/<str:name>/calendrier/coupe/": [(season_path("calendrier/coupe/"), BOARD, BOARD)],
     # A bare POST: the night's page again with the form's errors (400) for who may act.
     "soirees/<int:pk>/annuler/": [(night_path("annuler/"), MEMBERS_POST_NOTHING, BOARD_INVALID)],
     "soirees/<int:pk>/reponse/": [(night_path("reponse/"), MEMBERS_POST_NOTHING, PLAYERS_INVALID)],
@@ -433,7 +442,7 @@ TABLE = {
     "admin/r/<path:content_type_id>/<path:object_id>/": [
         (lambda w: f"/admin/r/{w.round_type.pk}/{w.draft.pk}/", STAFF_REDIRECTED, STAFF_REDIRECTED)
     ],
-    "admin/(?P<app_label>auth|axes|federation|championship)/$": [
+    "admin/(?P<app_label>auth|axes|federation|championship|webhooks)/$": [
         (lambda w: "/admin/championship/", SUPERUSER_404, SUPERUSER_404)
     ],
     "admin/(?P<url>.*)$": [(lambda w: "/admin/nulle-part/", STAFF_NOT_FOUND, STAFF_NOT_FOUND)],
@@ -453,6 +462,10 @@ TABLE = {
     **model_rows("championship/adjustment", lambda w: w.adjustment, **ENTERED_ON_THE_SITE),
     **model_rows("championship/championshipline", lambda w: w.line, **ENTERED_ON_THE_SITE),
     **model_rows("championship/report", lambda w: w.report, **ENTERED_ON_THE_SITE),
+    # The group chat's webhooks and their outbox (webhooks.admin): the outbox is read, never written.
+    **model_rows("webhooks/webhook", lambda w: w.webhook, **EDITABLE),
+    **model_rows("webhooks/delivery", lambda w: w.delivery, **ENTERED_ON_THE_SITE),
+    **history_row("webhooks/webhook", lambda w: w.webhook),
     **history_row("federation/player", lambda w: w.member),
     **history_row("federation/official", lambda w: w.official),
     **history_row("federation/season", lambda w: w.season),
