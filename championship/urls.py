@@ -1,9 +1,10 @@
-from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings, stats
+from championship.views import board, cup, desk, feeds, offline, reports, rounds, sheets, standings, stats
 
 app_name = "championship"
 urlpatterns = [
     *rounds.urlpatterns,
     *desk.urlpatterns,
+    *offline.urlpatterns,
     *board.urlpatterns,
     *sheets.urlpatterns,
     *standings.urlpatterns,
