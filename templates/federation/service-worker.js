@@ -4,8 +4,9 @@
  * - the site's static files: cached when installed (the list below) or when first fetched, then
  *   served from the cache (their names change with their content in production);
  * - the pages that asked to be kept (offline-entry.js posts {keep: path} once a page is open: the
- *   entry page of a round; {keep: path, refresh: true} once it changed in place): fetched from the network first, the cached copy refreshed with each
- *   answer; without a network (or no answer within a few seconds), the cached copy is served.
+ *   entry page of a round): fetched from the network first, the cached copy refreshed with each
+ *   answer (and with each answer to a request marked X-Keep-Page, the page read again in place);
+ *   without a network (or no answer within a few seconds), the cached copy is served.
  *
  * Every other request (other pages, every POST, htmx) goes to the network as if there were no
  * service worker: a deal is never sent or answered from here (offline-entry.js keeps it).
@@ -53,11 +54,10 @@ self.addEventListener("message", function (event) {
     return;
   }
   const key = pageKey(path);
-  const refresh = Boolean(event.data.refresh); // the page changed without a navigation (htmx)
   event.waitUntil(
     caches.open(CACHE).then(function (cache) {
       return cache.match(key).then(function (found) {
-        if (found && !refresh) {
+        if (found) {
           return undefined;
         }
         return fetch(key, { credentials: "same-origin" }).then(function (response) {
@@ -109,6 +109,17 @@ self.addEventListener("fetch", function (event) {
           }
           return response;
         });
+      });
+    }));
+    return;
+  }
+  if (request.headers.get("X-Keep-Page")) {
+    event.respondWith(caches.open(CACHE).then(function (cache) {
+      return fetch(request).then(function (response) {
+        if (response.ok && !response.redirected) {
+          cache.put(pageKey(request.url), response.clone());
+        }
+        return response;
       });
     }));
     return;

@@ -29,6 +29,9 @@
   let editing = null; // the kept deal put back in the form by « Modifier »
   let kept = 0; // deals kept for this round (read before each save: htmx asks synchronously)
   let flushing = false;
+  let lastStatus = { message: "", options: {} };
+  const confirming = new Set(); // kept deals whose « Supprimer » was tapped once
+  let flushAgain = false; // false, "yes" (when online) or true (asked: try even if the phone says offline)
 
   function root() { return document.getElementById("offline-entry"); }
   function roundId() { return root() ? root().dataset.round : null; }
@@ -86,7 +89,12 @@
 
   function labelOf(input) {
     const label = input.closest("label") || (input.id && document.querySelector('label[for="' + input.id + '"]'));
-    return label ? label.textContent.trim() : input.value;
+    if (!label) {
+      return input.value;
+    }
+    const copy = label.cloneNode(true); // its text as read aloud: without what is aria-hidden (key hints)
+    copy.querySelectorAll('[aria-hidden="true"], input, select').forEach(function (hidden) { hidden.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
   /* What the deal says, read from the form as the secretary sees it: « Donneur : Alice · … ». */
@@ -144,7 +152,9 @@
     return deal;
   }
 
-  function status(message, { error = false, retry = false } = {}) {
+  function status(message, options) {
+    const { error = false, retry = false } = options || {};
+    lastStatus = { message: message, options: options };
     const box = root() && root().querySelector(".save-status");
     if (!box) {
       return;
@@ -226,15 +236,17 @@
       if (deal.status === "refused") {
         actions.append(actionButton(text("Resend"), function () { resend(deal); }));
       }
-      const remove = actionButton(text("Delete"), function () {
-        if (remove.dataset.confirm) {
+      const asking = confirming.has(deal.id);
+      const remove = actionButton(text(asking ? "ConfirmDelete" : "Delete"), function () {
+        if (confirming.has(deal.id)) {
+          confirming.delete(deal.id);
           drop(deal);
         } else {
-          remove.dataset.confirm = "1";
-          remove.textContent = text("ConfirmDelete");
-          remove.classList.add("danger");
+          confirming.add(deal.id);
+          render();
         }
       });
+      remove.classList.toggle("danger", asking);
       actions.append(remove);
       item.append(actions);
       list.append(item);
@@ -296,13 +308,13 @@
     body.set("version", String(deal.version));
     let response;
     try {
-      response = await fetch(root().dataset.send, {
+      response = await serial(function () { return fetch(root().dataset.send, {
         method: "POST",
         body: body,
         credentials: "same-origin",
         redirect: "manual",
         headers: { "X-CSRFToken": csrfToken(dealForm()), Accept: "application/json" },
-      });
+      }); });
     } catch (_error) {
       return { outcome: "network" };
     }
@@ -323,17 +335,23 @@
 
   /* The kept deals of this round sent in order, until one stays. */
   async function flush(asked) {
-    if (flushing || !roundId() || editing) {
+    if (flushing) {
+      flushAgain = flushAgain || asked || "yes"; // asked meanwhile: once this turn is over
+      return;
+    }
+    if (!roundId() || editing) {
       return;
     }
     flushing = true;
     let sent = 0;
+    let refused = false;
     try {
       for (;;) {
         const entries = await keptDeals();
         const deal = entries[0];
         if (!deal || deal.status === "refused") {
           if (deal) {
+            refused = true;
             status(text("Refused", { number: deal.number }), { error: true });
           }
           break;
@@ -372,33 +390,68 @@
       flushing = false;
       await render();
     }
-    if (sent) {
+    if (flushAgain) {
+      const again = flushAgain === true;
+      flushAgain = false;
+      flush(again);
+    } else if (sent || refused) {
       refreshPage();
     }
   }
 
-  /* Once the kept deals are stored, the page shows them: reloaded in place if the form is untouched. */
-  function refreshPage() {
+  /* Once kept deals are stored or refused, the page shows the round as it now is: its live part
+   * read again and put in place, if the form has not been touched before or while it was read
+   * (what the secretary is typing is never replaced). */
+  async function refreshPage() {
     const form = dealForm();
-    if (!window.htmx || kept || (form && form.dataset.touched)) {
+    const untouched = function () { return !editing && dealForm() === form && !(form && form.dataset.touched); };
+    if (!window.htmx || !untouched()) {
       return;
     }
-    const done = root().querySelector(".save-status").textContent;
-    window.htmx.ajax("GET", window.location.pathname, { target: "#entry-live", select: "#entry-live", swap: "outerHTML" }).then(function () {
-      status(done);
-      keepPage(true);
-    });
+    let html;
+    try {
+      html = await serial(function () {
+        // X-Keep-Page: the service worker keeps this answer as the page's copy for offline use
+        return fetch(window.location.pathname, { credentials: "same-origin", headers: { "X-Keep-Page": "1" } })
+          .then(function (response) { return response.ok && !response.redirected ? response.text() : null; });
+      });
+      if (!html) {
+        return;
+      }
+    } catch (_error) {
+      return;
+    }
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("entry-live");
+    const current = document.getElementById("entry-live");
+    if (!fresh || !current || !untouched()) {
+      return;
+    }
+    const shown = lastStatus;
+    current.replaceWith(fresh);
+    window.htmx.process(fresh);
+    watch(dealForm());
+    await remember();
+    await render();
+    status(shown.message, shown.options);
   }
 
-  function keepPage(refresh) {
+  function keepPage() {
     if (!("serviceWorker" in navigator)) {
       return;
     }
     navigator.serviceWorker.ready.then(function (registration) {
       if (registration.active) {
-        registration.active.postMessage({ keep: window.location.pathname, refresh: Boolean(refresh) });
+        registration.active.postMessage({ keep: window.location.pathname });
       }
     });
+  }
+
+  /* This page's requests one at a time (a deal sent, the page read again), in the order asked. */
+  let queue = Promise.resolve();
+  function serial(task) {
+    const run = queue.then(task, task);
+    queue = run.catch(function () { return undefined; });
+    return run;
   }
 
   function isSave(event) {
@@ -452,15 +505,17 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
-    freshKeyIfNew();
+    watch(dealForm());
     remember().then(render);
   });
 
-  function freshKeyIfNew() {
-    const form = dealForm();
+  /* A form the secretary has begun to fill in (a tap, a key) is never replaced by a refresh. */
+  function watch(form) {
     if (form && !form.dataset.watched) {
       form.dataset.watched = "1";
-      form.addEventListener("input", function () { form.dataset.touched = "1"; });
+      ["input", "pointerdown", "keydown"].forEach(function (type) {
+        form.addEventListener(type, function () { form.dataset.touched = "1"; });
+      });
     }
   }
 
@@ -468,9 +523,9 @@
   window.addEventListener("offline", render);
 
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(root().dataset.sw, { scope: "/" }).then(function () { keepPage(false); }, function () {});
+    navigator.serviceWorker.register(root().dataset.sw, { scope: "/" }).then(keepPage, function () {});
   }
   freshKey(dealForm());
-  freshKeyIfNew();
+  watch(dealForm());
   remember().then(render).then(function () { flush(false); });
 })();
