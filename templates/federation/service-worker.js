@@ -3,10 +3,10 @@
  *
  * - the site's static files: cached when installed (the list below) or when first fetched, then
  *   served from the cache (their names change with their content in production);
- * - the pages that asked to be kept (offline-entry.js posts {keep: path} once a page is open: the
- *   entry page of a round): fetched from the network first, the cached copy refreshed with each
- *   answer (and with each answer to a request marked X-Keep-Page, the page read again in place);
- *   without a network (or no answer within a few seconds), the cached copy is served.
+ * - the pages asked to be kept (offline-entry.js reads the entry page of a round once more with
+ *   the header X-Keep-Page, on the first visit and when it reads it again in place): afterwards
+ *   fetched from the network first, the cached copy refreshed with each answer; without a
+ *   network (or no answer within a few seconds), the cached copy is served.
  *
  * Every other request (other pages, every POST, htmx) goes to the network as if there were no
  * service worker: a deal is never sent or answered from here (offline-entry.js keeps it).
@@ -47,31 +47,6 @@ function pageKey(url) {
   const address = new URL(url, self.location.origin);
   return address.origin + address.pathname; // ?donne=3 and #saisie: the same page
 }
-
-self.addEventListener("message", function (event) {
-  const path = event.data && event.data.keep;
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    return;
-  }
-  const key = pageKey(path);
-  event.waitUntil(
-    caches.open(CACHE).then(function (cache) {
-      return cache.match(key).then(function (found) {
-        if (found) {
-          return undefined;
-        }
-        return fetch(key, { credentials: "same-origin" }).then(function (response) {
-          if (response.ok && !response.redirected) {
-            return cache.put(key, response);
-          }
-          return undefined;
-        });
-      });
-    }).catch(function () {
-      return undefined; // offline: kept at the next visit
-    })
-  );
-});
 
 function fromNetworkFirst(request, cache, cached) {
   const key = pageKey(request.url);

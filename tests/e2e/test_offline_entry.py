@@ -67,7 +67,17 @@ def open_entry_page(browser, live_server, secretary, round_, name):
         lambda: phone.page.evaluate("async () => Boolean(await caches.match(location.pathname))"),
         "la page gardée par le service worker",
     )
+    settled(phone)
     return phone
+
+
+def settled(phone):
+    """The page's own requests done (the queue's, the page read again), then the phone closed:
+    none is left running in the live server when the test's database is emptied."""
+    wait_for(
+        lambda: phone.page.evaluate("() => !document.documentElement.dataset.offlineBusy"),
+        "les envois de la page terminés",
+    )
 
 
 def passed_deal(page, dealer):
@@ -116,7 +126,9 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
     expect(page.locator("#saisie h2")).to_have_text("Donne 4")
     expect(page.get_by_role("status")).to_contain_text("Donne 3 enregistrée (gardée sur ce téléphone")
     phone.look("2-revenu-en-ligne")
+    settled(phone)
     assert stored(empty_round) == [(1, "Alice", "passed"), (2, "Bruno", "passed"), (3, "Chloé", "passed")]
+    settled(phone)
     assert phone.problems == []
     phone.close()
 
@@ -143,7 +155,9 @@ def test_a_deal_whose_answer_was_lost_is_stored_once(browser, live_server, secre
     page.get_by_role("button", name="Réessayer").click()  # sent again, same one-time key
     expect(pending(page)).to_have_count(0)
     expect(page.get_by_role("status")).to_contain_text("Donne 1 enregistrée")
+    settled(phone)
     assert stored(empty_round) == [(1, "Alice", "passed")]
+    settled(phone)
     assert phone.problems == []
     phone.close()
 
@@ -177,7 +191,9 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
     expect(pending(page)).to_have_count(2)
     assert stored(empty_round) == [(1, "Émile", "passed")]
     pending(page).first.get_by_role("button", name="Renvoyer").click()
+    expect(page.get_by_role("status")).to_contain_text("Donne 3 enregistrée")
     expect(pending(page)).to_have_count(0)
+    settled(phone)
     assert stored(empty_round) == [(1, "Émile", "passed"), (2, "Alice", "passed"), (3, "Bruno", "passed")]
 
     # A deal the server refuses again (the round submitted meanwhile) can be dropped from the phone.
@@ -185,14 +201,16 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
     passed_deal(page, "Chloé")
     services.submit_round(Round.objects.get(pk=empty_round.pk), president.user)
     phone.context.set_offline(False)
-    expect(pending(page).first).to_contain_text("(motif : soumise pour homologation)")  # stale first
+    expect(pending(page).first).to_contain_text("La manche a été modifiée pendant que vous la lisiez")
     pending(page).first.get_by_role("button", name="Renvoyer").click()
     expect(pending(page).first).to_contain_text("Cette manche est soumise pour homologation : la remettre")
     delete = pending(page).first.get_by_role("button", name="Supprimer")
     delete.click()
     pending(page).first.get_by_role("button", name="Confirmer la suppression").click()
     expect(pending(page)).to_have_count(0)
+    settled(phone)
     assert len(stored(empty_round)) == 3
+    settled(phone)
     assert phone.problems == []
     phone.close()
 
@@ -217,5 +235,6 @@ def test_a_save_shows_it_is_on_its_way_on_a_slow_line(browser, live_server, secr
     expect(page.locator("#saisie form")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("#saisie").get_by_role("button", name="Enregistrer la donne")).to_be_enabled()
     assert stored(empty_round) == [(1, "Alice", "passed")]
+    settled(phone)
     assert phone.problems == []
     phone.close()

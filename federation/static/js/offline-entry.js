@@ -427,6 +427,11 @@
       return;
     }
     const shown = lastStatus;
+    const list = current.querySelector(".pending-deals");
+    const freshList = fresh.querySelector(".pending-deals");
+    if (list && freshList) {
+      freshList.replaceWith(list); // no blink: redrawn from the phone's store just after
+    }
     current.replaceWith(fresh);
     window.htmx.process(fresh);
     watch(dealForm());
@@ -435,22 +440,58 @@
     status(shown.message, shown.options);
   }
 
-  function keepPage() {
-    if (!("serviceWorker" in navigator)) {
+  /* On the first visit, the service worker (just installed) did not see this page come: it is
+   * read once more, marked X-Keep-Page, for the worker to keep as its offline copy. */
+  async function keepPage() {
+    if (!("serviceWorker" in navigator) || !window.caches) {
       return;
     }
-    navigator.serviceWorker.ready.then(function (registration) {
-      if (registration.active) {
-        registration.active.postMessage({ keep: window.location.pathname });
-      }
-    });
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise(function (resolve) {
+        navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+      });
+    }
+    if (await caches.match(window.location.origin + window.location.pathname)) {
+      return;
+    }
+    await serial(function () {
+      return fetch(window.location.pathname, { credentials: "same-origin", headers: { "X-Keep-Page": "1" } })
+        .then(function (response) { return response.text(); });
+    }).catch(function () { return undefined; });
   }
 
-  /* This page's requests one at a time (a deal sent, the page read again), in the order asked. */
+  /* This page's own requests (a kept deal sent, the page read again or kept) one at a time, in
+   * the order asked, each after the htmx requests under way; a save waits for them (never two
+   * writes, or a write and a read, crossing: an SQLite database in memory, the tests', refuses
+   * it). While any is waiting or running, <html data-offline-busy>. */
   let queue = Promise.resolve();
+  let running = 0;
+  const whenIdle = [];
+  let htmxInFlight = 0; // the page's htmx requests under way: this page's own wait for them
+  const whenHtmxDone = [];
+  function afterHtmx() {
+    return htmxInFlight ? new Promise(function (resolve) { whenHtmxDone.push(resolve); }) : Promise.resolve();
+  }
+  document.addEventListener("htmx:beforeSend", function () { htmxInFlight += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    htmxInFlight = Math.max(0, htmxInFlight - 1);
+    if (!htmxInFlight) {
+      whenHtmxDone.splice(0).forEach(function (then) { then(); });
+    }
+  });
   function serial(task) {
-    const run = queue.then(task, task);
-    queue = run.catch(function () { return undefined; });
+    running += 1;
+    document.documentElement.dataset.offlineBusy = "1";
+    const step = function () { return afterHtmx().then(task); };
+    const run = queue.then(step, step);
+    queue = run.catch(function () { return undefined; }).then(function () {
+      running -= 1;
+      if (!running) {
+        delete document.documentElement.dataset.offlineBusy;
+        whenIdle.splice(0).forEach(function (then) { then(); });
+      }
+    });
     return run;
   }
 
@@ -483,6 +524,13 @@
     }
     busy(form, true);
     status("");
+    if (running) { // sent once this page's own requests are done
+      event.preventDefault();
+      whenIdle.push(function () {
+        busy(form, false);
+        form.requestSubmit();
+      });
+    }
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -523,7 +571,7 @@
   window.addEventListener("offline", render);
 
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(root().dataset.sw, { scope: "/" }).then(keepPage, function () {});
+    navigator.serviceWorker.register(root().dataset.sw, { scope: "/" }).then(keepPage).catch(function () { return undefined; });
   }
   freshKey(dealForm());
   watch(dealForm());
