@@ -105,12 +105,23 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
         expect(page.get_by_role("status")).to_contain_text(
             f"Pas de réseau : la donne {count} est gardée sur ce téléphone"
         )
-    expect(pending(page).nth(1)).to_contain_text("Donneur : Bruno")
+    expect(pending(page).nth(1)).to_contain_text("Donne : Passe · Donneur : Bruno")
     banner = page.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
     expect(banner).to_be_visible()
     expect(page.locator("#saisie h2")).to_have_text("Donne 4")  # the form is ready for the next one
     phone.look("1-trois-donnes-hors-ligne", showing=page.locator(".pending-deals"))
     assert stored(empty_round) == []
+
+    # « Modifier »: the second deal back in the form, corrected, saved again in its place.
+    pending(page).nth(1).get_by_role("button", name="Modifier").click()
+    form = page.locator("#saisie")
+    expect(night.dealer(form, "Bruno")).to_be_checked()
+    expect(pending(page).nth(1)).to_contain_text("Donne 2 — en cours de modification")
+    passed_deal(page, "David")
+    expect(pending(page).nth(1)).to_contain_text("Donne 2 — en attente d’envoi")
+    expect(pending(page).nth(1)).to_contain_text("Donneur : David")
+    expect(pending(page)).to_have_count(3)
+    expect(page.locator("#saisie h2")).to_have_text("Donne 4")
 
     page.reload()  # still offline: the service worker's copy, and the deals kept on the phone
     expect(page.get_by_role("heading", name="Donnes gardées sur ce téléphone")).to_be_visible()
@@ -127,7 +138,7 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
     expect(page.get_by_role("status")).to_contain_text("Donne 3 enregistrée (gardée sur ce téléphone")
     phone.look("2-revenu-en-ligne")
     settled(phone)
-    assert stored(empty_round) == [(1, "Alice", "passed"), (2, "Bruno", "passed"), (3, "Chloé", "passed")]
+    assert stored(empty_round) == [(1, "Alice", "passed"), (2, "David", "passed"), (3, "Chloé", "passed")]
     settled(phone)
     assert phone.problems == []
     phone.close()

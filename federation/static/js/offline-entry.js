@@ -145,6 +145,7 @@
     form.reset();
     delete form.dataset.touched;
     freshKey(form);
+    form.dispatchEvent(new Event("change", { bubbles: true })); // the preview of the emptied form (or none offline)
     const heading = form.closest("#saisie").querySelector("h2");
     if (heading && !previous) {
       heading.textContent = heading.textContent.replace(/\d+/, String(deal.number + 1));
@@ -201,13 +202,15 @@
     return button;
   }
 
+  let renders = 0;
   async function render() {
+    const turn = ++renders;
+    const entries = await keptDeals();
     const box = root();
-    if (!box) {
-      return;
+    if (!box || turn !== renders) {
+      return; // a later call draws what the store holds by then
     }
     box.querySelector(".offline-banner").hidden = navigator.onLine;
-    const entries = await keptDeals();
     kept = entries.length;
     const section = box.querySelector(".pending-deals");
     const list = box.querySelector(".pending-list");
@@ -426,18 +429,17 @@
     if (!fresh || !current || !untouched()) {
       return;
     }
-    const shown = lastStatus;
     const list = current.querySelector(".pending-deals");
     const freshList = fresh.querySelector(".pending-deals");
     if (list && freshList) {
       freshList.replaceWith(list); // no blink: redrawn from the phone's store just after
     }
     current.replaceWith(fresh);
+    status(lastStatus.message, lastStatus.options); // at once: the message shown, in the new place
     window.htmx.process(fresh);
     watch(dealForm());
     await remember();
     await render();
-    status(shown.message, shown.options);
   }
 
   /* On the first visit, the service worker (just installed) did not see this page come: it is
