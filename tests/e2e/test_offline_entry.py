@@ -166,6 +166,7 @@ def test_a_deal_whose_answer_was_lost_is_stored_once(browser, live_server, secre
     page.get_by_role("button", name="Réessayer").click()  # sent again, same one-time key
     expect(pending(page)).to_have_count(0)
     expect(page.get_by_role("status")).to_contain_text("Donne 1 enregistrée")
+    expect(page.get_by_role("status")).to_contain_text("déjà été enregistré (envoi en double)")
     settled(phone)
     assert stored(empty_round) == [(1, "Alice", "passed")]
     settled(phone)

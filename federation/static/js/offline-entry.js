@@ -387,7 +387,8 @@
           await keyval.set(other.id, other, deals);
         }
         sent += 1;
-        status(text("Sent", { number: answer.number || deal.number }));
+        const sentText = text("Sent", { number: answer.number || deal.number });
+        status(answer.replay ? sentText + " " + answer.message : sentText); // replay: it had arrived already
       }
     } finally {
       flushing = false;
