@@ -1,9 +1,22 @@
-from championship.views import board, cup, desk, feeds, reports, rounds, sheets, standings, stats, table
+from championship.views import (
+    board,
+    cup,
+    desk,
+    feeds,
+    offline,
+    reports,
+    rounds,
+    sheets,
+    standings,
+    stats,
+    table,
+)
 
 app_name = "championship"
 urlpatterns = [
     *rounds.urlpatterns,
     *desk.urlpatterns,
+    *offline.urlpatterns,
     *board.urlpatterns,
     *sheets.urlpatterns,
     *standings.urlpatterns,

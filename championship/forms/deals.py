@@ -176,6 +176,8 @@ class DealForm(MotifMixin, forms.Form):
         if deal is None:
             self.fields["dealer"].initial = self.expected_dealer()
             self.fields["key"] = key_field()
+            # Empty on the page (not checked); a deal kept offline is sent with its version.
+            self.fields["version"] = version_field(None)
         else:
             self.fields["version"] = version_field(round_.version)
         if not preview:  # a preview writes nothing: the correction's reason is asked when saving

@@ -22,7 +22,13 @@ from championship.rounds.data import (
 )
 from championship.services.deletions import delete_and_rescore
 from championship.services.errors import RoundError
-from championship.services.locking import bump, check_homologated_change, claim_key, lock_round
+from championship.services.locking import (
+    bump,
+    check_homologated_change,
+    check_version,
+    claim_key,
+    lock_round,
+)
 from championship.services.scores import apply_scores, write_scores
 from federation.history import audited
 from scoring.errors import ScoringError
@@ -68,7 +74,10 @@ def add_deal(
     """Store the next deal of `round_` and rescore it; return the Deal.
 
     `number`: the number the deal was entered as (refused with `deal_number` if another deal
-    took it meanwhile); `key`: the form's one-time key (refused with `duplicate` when sent again);
+    took it meanwhile); `version`: the round's version the deal was entered at (refused with
+    `stale` if the round changed since; None: not checked); `key`: the form's one-time key
+    (refused with `duplicate` when sent again, whatever `version` says: a deal sent again after
+    a lost answer is one stored already);
     `data`: the round's inputs as the caller read them (`read_round_data`), used if the round
     has not changed since, else read again under the lock. Once the deal is stored, `data` (if
     it was used) is the round as stored: the deal appended, every figure set, the championship
@@ -76,8 +85,9 @@ def add_deal(
     a caller whose `data.version` differs from `round_.version` afterwards reads the round again.
     `scored`: the round scored with this deal by the caller (the form's check), see `_validate`.
     """
-    lock_round(round_, version=version)
-    claim_key(round_, key)
+    lock_round(round_)
+    claim_key(round_, key)  # before the version: a deal sent again, stored already, is a duplicate
+    check_version(round_, version)
     _check_entry(round_)
     if round_.status == Round.SUBMITTED:
         raise RoundError(

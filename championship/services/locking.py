@@ -29,9 +29,14 @@ def lock_round(round_, *, version=None):
     season_written(locked.season_id)  # every write of a round starts here
     for field in Round._meta.concrete_fields:
         setattr(round_, field.attname, getattr(locked, field.attname))
+    check_version(round_, version)
+    return round_
+
+
+def check_version(round_, version):
+    """RoundError `stale` if `version` is given and the locked round is no longer at it."""
     if version is not None and int(version) != round_.version:
         raise RoundError("stale", stale_message(round_))
-    return round_
 
 
 def bump(round_, *, write=True):

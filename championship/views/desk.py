@@ -133,6 +133,7 @@ def _add_deal(request, round_, form, data):
             form.deal_fields(),
             number=form.number,
             key=form.key,
+            version=form.version,
             reason=form.reason,
             user=request.user,
             data=data,

@@ -308,6 +308,11 @@ TABLE = {
         (round_path("draft", "donnes/1/apercu/"), MEMBERS_POST_NOTHING, ENTRY),
         (round_path("homologated", "donnes/1/apercu/"), MEMBERS_POST_NOTHING, BOARD),
     ],
+    # A deal kept on the phone offline, sent when the network returns: a bare POST is refused in JSON.
+    "manches/<int:pk>/donnes/envoi/": [
+        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 422 422 403 422"),
+        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 422 403 422"),
+    ],
     # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
     "manches/<int:pk>/feuille-papier/": [
         (round_path("draft", "feuille-papier/"), MEMBERS_POST_NOTHING, ENTRY),
@@ -422,6 +427,9 @@ TABLE = {
     ],
     "compte/reinitialiser/termine/": [(lambda w: "/compte/reinitialiser/termine/", EVERYONE, NOBODY_POSTS)],
     "i18n/setlang/": [(lambda w: "/i18n/setlang/", EVERYONE_REDIRECTED, EVERYONE_REDIRECTED)],
+    # The site on a phone: its service worker and its web app manifest (federation.pwa).
+    "sw.js": [(lambda w: "/sw.js", EVERYONE, NOBODY_POSTS)],
+    "manifest.webmanifest": [(lambda w: "/manifest.webmanifest", EVERYONE, NOBODY_POSTS)],
     # --- the admin ---
     "admin/": [(lambda w: "/admin/", STAFF, STAFF)],
     "admin/login/": [(lambda w: "/admin/login/", "200 200 200 200 200 302 302", EVERYONE)],

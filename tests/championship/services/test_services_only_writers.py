@@ -43,6 +43,12 @@ ALLOWED_CALLS = {
         "Group.objects.get_or_create",
     ): ("the board's admin group"),
     ("championship/management/commands/demo.py", "Command.ensure_board_access", "user.save"): "a staff flag",
+    # The icons command draws the site's icons into PNG files (Pillow's Image.save), no database.
+    (
+        "federation/management/commands/icons.py",
+        "png",
+        "image.resize((size, size), Image.LANCZOS).save",
+    ): "a PNG file",
 }
 
 
