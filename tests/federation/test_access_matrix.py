@@ -79,7 +79,9 @@ def world(season, member, secretary, president):
     failure_log = AccessFailureLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     night = schedule_night(season, date=datetime.date(2010, 12, 10), place="Chez Steph", host=member)
     # Inactive: the acts of the table announce nothing.
-    webhook = Webhook.objects.create(name="Discussion", url="https://chat.example.org/hook/secret", active=False)
+    webhook = Webhook.objects.create(
+        name="Discussion", url="https://chat.example.org/hook/secret", active=False
+    )
     delivery = Delivery.objects.create(webhook=webhook, key="essai", event="night_moved", body={})
     return SimpleNamespace(
         season=season,
