@@ -20,7 +20,7 @@ from championship.rounds.display import round_title
 from championship.stats import pages
 from championship.stats import palmares as palmares_pages
 from championship.stats.charts import PHONE_BARS, bar_chart
-from championship.stats.needs import need_json, need_text, season_needs
+from championship.stats.needs import need_json, need_text
 from championship.stats.rating import season_rating
 from federation.models import Player, Season
 from scoring.stats.game import figure_key
@@ -214,22 +214,20 @@ def rating(request, name):
     return render(request, "championship/stats/rating.html", {"season": season, "data": data})
 
 
-def needs_context(season, standings, outlook):
+def needs_context(race):
     """The qualification page's « Ce qu'il faut à chacun »: `[(Player, the sentence after his
-    name)]` (the sentence starts with the name, which the page links)."""
-    return [
-        (player, need_text(need).removeprefix(player.name))
-        for player, need in season_needs(season, standings, outlook)
-    ]
+    name)]` (the sentence starts with the name, which the page links), from the season's
+    `championship.cup.outlook.Race`."""
+    return [(player, need_text(need).removeprefix(player.name)) for player, need in race.needs]
 
 
-def needs_json(season, standings, outlook):
+def needs_json(season, race):
     """The qualification page's JSON (``?format=json``): what each player needs."""
     return json_response(
         {
             "season": season.name,
-            "remaining": outlook.rounds,
-            "needs": [need_json(player, need) for player, need in season_needs(season, standings, outlook)],
+            "remaining": race.outlook.rounds,
+            "needs": [need_json(player, need) for player, need in race.needs],
         }
     )
 
