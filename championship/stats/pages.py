@@ -48,7 +48,8 @@ def player_stats(player, season=None):
     Cached under the tokens of the seasons it reads."""
     seasons = all_seasons()
     chosen = [season] if season is not None else seasons
-    return cached_page(f"stats:player{player.pk}", chosen, lambda: _player_stats(player, season, chosen))
+    kind = f"stats:player{player.pk}:{'season' if season else 'career'}"  # a career may be one season
+    return cached_page(kind, chosen, lambda: _player_stats(player, season, chosen))
 
 
 def _player_stats(player, season, chosen):

@@ -16,7 +16,7 @@ Nothing here depends on a date: the pieces are cached under ``as_of = None``.
 
 The pages' figures are cached too (`cached_page`): those of one season under its token, those of
 several (a career, the palmarès, two players head to head) under all their tokens at once, so
-that a write to any of them makes them fresh.
+that a write to any of them makes them fresh; and so are their rendered bodies (`cached_body`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import hashlib
 import pickle
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+
+from django.utils.translation import get_language
 
 from championship.cup.outlook import cup_champion
 from championship.cup.state import cup_rounds_of
@@ -244,3 +246,9 @@ def cached_page(kind, seasons, compute):
     digest = hashlib.blake2b(every.encode(), digest_size=12).hexdigest()
     latest = max(seasons, key=lambda season: (season.start_date, season.pk))
     return cached(f"{kind}:{digest}", latest, None, compute)
+
+
+def cached_body(kind, seasons, render):
+    """`render()`, the body of a page read from `seasons` (HTML in the active language), cached as
+    its figures are (`cached_page`): rendered once per state of those seasons and language."""
+    return cached_page(f"html:{kind}:{get_language()}", seasons, render)
