@@ -10,7 +10,8 @@ seats) and cached by `championship.summaries.cached_many`:
   pickled apart: a player's page unpickles his own piece of each season only.
 - ``stats:records``: the counted rounds (homologated, regular) of every player as
   `scoring.stats.records.Result`, the record totals of the season and, once the season is closed,
-  its podium and champion.
+  its podium and champion. Kept as ``{"season": SeasonRecords, player id: PlayerRecords}``, each
+  pickled apart: a player's career unpickles his own piece of each season only.
 
 Nothing here depends on a date: the pieces are cached under ``as_of = None``.
 
@@ -220,9 +221,51 @@ def _records_of_seasons(seasons):
     return pieces
 
 
+@dataclass
+class PlayerRecords:
+    """One player's share of a `SeasonRecords`."""
+
+    results: list  # [Result], his counted rounds in the order played
+    podium: tuple | None  # (rank, points) when on the podium of a closed season
+    champion: bool
+    points: int | None  # his season points of a closed season, when ranked
+
+
+NO_RECORDS = PlayerRecords([], None, False, None)
+
+
+def _pack_records(records):
+    podium = {pk: (rank, value) for rank, pk, value in records.podium}
+    packed = {"season": pickle.dumps(records)}
+    for pk in records.names:
+        piece = PlayerRecords(
+            records.results.get(pk, []), podium.get(pk), records.champion == pk, records.points.get(pk)
+        )
+        packed[pk] = pickle.dumps(piece)
+    return packed
+
+
+def packed_records(seasons):
+    """`{season pk: {"season": pickled SeasonRecords, player id: pickled PlayerRecords}}`, cached."""
+    return cached_many(
+        "stats:records",
+        list(seasons),
+        _no_date,
+        lambda missing: map(_pack_records, _records_of_seasons(missing)),
+    )
+
+
 def season_records(seasons):
-    """`{season pk: SeasonRecords}`, cached."""
-    return cached_many("stats:records", list(seasons), _no_date, _records_of_seasons)
+    """`{season pk: SeasonRecords}`."""
+    return {pk: pickle.loads(packed["season"]) for pk, packed in packed_records(seasons).items()}
+
+
+def player_records(player, seasons):
+    """`{season pk: PlayerRecords}` of one player in `seasons` (`NO_RECORDS` where he has none)."""
+    return {
+        pk: pickle.loads(every[player.pk]) if player.pk in every else NO_RECORDS
+        for pk, every in packed_records(seasons).items()
+    }
 
 
 # --- the pages' figures --------------------------------------------------------------------------

@@ -5,13 +5,13 @@ pages are assembled from the pieces at their first reading."""
 
 from championship.cup.outlook import season_race
 from championship.stats import pages, palmares
-from championship.stats.pieces import packed_games, season_records
+from championship.stats.pieces import packed_games, packed_records
 from championship.stats.rating import season_ratings
 
 
 def warm(season):
     packed_games([season])
-    season_records([season])
+    packed_records([season])
     season_ratings([season])
     pages.season_partners(season)
     palmares.palmares()
