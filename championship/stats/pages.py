@@ -7,11 +7,8 @@ together. Fractions of points (the point flow) are rounded to the point only her
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from fractions import Fraction
-
-from django.urls import reverse
 
 from championship.models import Deal, Round, Seat
 from championship.stats.links import all_seasons, deals_url, h2h_url, player_url, round_url
@@ -26,9 +23,10 @@ from scoring.vocabulary import CONTRACTS, POIGNEE_SIZES
 
 
 def points(value: Fraction) -> int:
-    """A point flow rounded to the point, a half away from zero."""
-    sign = -1 if value < 0 else 1
-    return sign * math.floor(abs(value) + Fraction(1, 2))
+    """A point flow rounded to the point, a half away from zero (in integers: ⌊|n|/d + ½⌋)."""
+    value = Fraction(value)
+    size = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
+    return -size if value < 0 else size
 
 
 def _figure(counts, key, player_pk, season, *, of=None):
@@ -253,7 +251,7 @@ def _season_partners(season):
             {
                 "player": names[me],
                 "player_url": player_url(me),
-                "stats_url": reverse("championship:player_stats", args=[me]) + f"?saison={season.name}",
+                "stats_url": player_url(me) + f"?saison={season.name}",
                 "won": points(sum((v for (_l, w), v in game.taken.items() if w == me), Fraction(0))),
                 "lost": points(sum((v for (loser, _w), v in game.taken.items() if loser == me), Fraction(0))),
                 "net": points(sum(net.values(), Fraction(0))),

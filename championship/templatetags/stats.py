@@ -1,7 +1,9 @@
 """Filters of the statistics pages (`{% load stats %}`): titles naming a player, elided in French
-(« Le jeu d'Alice », « La page de Bruno »), possessive in English (« Alice's game »)."""
+(« Le jeu d'Alice », « La page de Bruno »), possessive in English (« Alice's game »); a figure and
+the link to its deals."""
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import gettext
 
 from championship.labels import english_ordinal, french_active
@@ -9,6 +11,13 @@ from scoring import french
 from scoring.french import of_name
 
 register = template.Library()
+
+
+@register.filter
+def figure(value):
+    """A figure and the link to its deals: `value` a {"value", "url"} (`pages._figure`)."""
+    text = french.num(value["value"])
+    return format_html('<a href="{}">{}</a>', value["url"], text) if value["url"] else text
 
 
 @register.filter
