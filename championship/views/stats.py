@@ -175,9 +175,13 @@ def player_figure_deals(request, pk, figure):
 
     def context():
         shown = [dict(deal) for deal in listed.object_list]
+        dates = {}  # each date written once: a round's deals share it
         for deal in shown:
             deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
             deal["round_title"] = _round_title(deal)
+            if deal["date"] not in dates:
+                dates[deal["date"]] = labels.written_date(deal["date"])
+            deal["date_text"] = dates[deal["date"]]
         return {
             "player": player,
             "season": season,

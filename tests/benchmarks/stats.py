@@ -38,6 +38,7 @@ from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import resolve  # noqa: E402
 
 from championship.lib.figure_tokens import read_tokens  # noqa: E402
 from championship.models import FigureToken  # noqa: E402
@@ -89,6 +90,7 @@ def main():
     args = parser.parse_args()
     current, listed = pages()
     client = Client(HTTP_HOST="localhost")
+    resolve("/palmares/")  # every view imported before the first measure
     print(f"{Player.objects.count()} joueurs, {Season.objects.count()} saisons ({connection.vendor})")
     print(f"charge de la machine : {load()}")
     print(
