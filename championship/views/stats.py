@@ -205,7 +205,12 @@ def season_partners(request, name):
     season = get_object_or_404(Season, name=name)
     if wants_json(request):
         return json_response(pages.season_partners(season))
+    return render(
+        request, "championship/stats/partners.html", {"season": season, "body": partners_body(season)}
+    )
 
+
+def partners_body(season):
     def context():
         data = pages.season_partners(season)
         items = _net_items(data["players"])
@@ -219,8 +224,7 @@ def season_partners(request, name):
             "chart_items": items,
         }
 
-    body = _body("partners", [season], "_partners_body.html", context)
-    return render(request, "championship/stats/partners.html", {"season": season, "body": body})
+    return _body("partners", [season], "_partners_body.html", context)
 
 
 @require_GET
@@ -255,9 +259,19 @@ def rating(request, name):
     season = get_object_or_404(Season, name=name)
     if wants_json(request):
         return json_response(season_rating(season))
+    return render(request, "championship/stats/rating.html", {"season": season, "body": rating_body(season)})
+
+
+def rating_body(season):
     context = lambda: {"season": season, "data": season_rating(season)}  # noqa: E731
-    body = _body("rating", [season], "_rating_body.html", context)
-    return render(request, "championship/stats/rating.html", {"season": season, "body": body})
+    return _body("rating", [season], "_rating_body.html", context)
+
+
+def season_bodies(season):
+    """The bodies of a season's partners and rating pages in the active language, rendered and
+    stored (the warming after a write calls it, `championship.views.warming`)."""
+    partners_body(season)
+    rating_body(season)
 
 
 def needs_context(race):

@@ -103,6 +103,7 @@ def warm(pk):
     from championship.views.home import champion_of, leaders_of  # noqa: PLC0415
     from championship.views.rounds import round_list_html  # noqa: PLC0415
     from championship.views.standings import season_summaries, standings_table_html  # noqa: PLC0415
+    from championship.views.stats import season_bodies  # noqa: PLC0415
 
     with read_snapshot():
         season = Season.objects.filter(pk=pk).first()
@@ -125,3 +126,4 @@ def warm(pk):
                 round_list_html(request, season, can_enter)
             cup_status_html(request, season, standings.as_of, season_race(season, standings).rows)
             warm_stats(season)
+            season_bodies(season)
