@@ -13,7 +13,7 @@ from datetime import date
 
 from scoring.championship import late_report_weeks
 from scoring.cup_reasons import Reason
-from scoring.needs import needs
+from scoring.needs import Need, needs
 from scoring.ranking import PlayerSeason, final_ranking
 
 QUALIFIED = "qualified"
@@ -129,13 +129,35 @@ def playoff_status(
     grow, a player is qualified only if he stays in the places with his own malus at its worst
     and the others' at their best, eliminated only if he stays out the other way round.
     """
+    return playoff_race(current, remaining_rounds, rulebook, round_late=round_late, late=late)[0]
+
+
+def playoff_race(
+    current: Sequence[PlayerSeason],
+    remaining_rounds: int,
+    rulebook,
+    *,
+    round_late: Sequence[int] = (),
+    late: Mapping[str, int] | None = None,
+) -> tuple[dict[str, Status], dict[str, Need]]:
+    """`playoff_status` and what each player needs (`scoring.needs.needs`) of the same inputs,
+    the needs computed once: the statuses of those in contention give them."""
     round_late, late = _checked_inputs(current, remaining_rounds, round_late, late)
+    loss, gain = round_bounds(rulebook)
+    need = needs(
+        current,
+        remaining_rounds,
+        places=rulebook.cup.playoff_players,
+        minimum_rounds=rulebook.championship.minimum_rounds,
+        loss=loss,
+        gain=gain,
+        round_late=round_late,
+        late=late,
+    )
     if remaining_rounds == 0:
         if late:
-            return _final_statuses_with_late(current, rulebook, late)
-        return _final_statuses(current, rulebook)
-
-    loss, gain = round_bounds(rulebook)
+            return _final_statuses_with_late(current, rulebook, late), need
+        return _final_statuses(current, rulebook), need
     race = _Race(
         remaining=remaining_rounds,
         places=rulebook.cup.playoff_players,
@@ -145,17 +167,7 @@ def playoff_status(
         coming=sum(round_late),
         late=late,
     )
-    need = needs(
-        current,
-        remaining_rounds,
-        places=race.places,
-        minimum_rounds=race.needed,
-        loss=loss,
-        gain=gain,
-        round_late=round_late,
-        late=late,
-    )
-    return {me.player: _player_status(me, current, race, need[me.player]) for me in current}
+    return {me.player: _player_status(me, current, race, need[me.player]) for me in current}, need
 
 
 def _checked_inputs(current, remaining_rounds, round_late, late):

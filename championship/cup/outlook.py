@@ -1,20 +1,20 @@
 """The play-off outlook of a season still running: each player's status (qualified, in the race,
 out) and the assumption it rests on."""
 
-
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
 
 from championship.cup.state import cup_state, scheduled_rounds
+from championship.lib.summaries import cached
 from championship.models import Report, Round, Seat
-from championship.standings.lateness import report_deadline, season_author
+from championship.standings.lateness import default_as_of, report_deadline, season_author
 from championship.standings.season import season_standings
 from federation.models import Player
 from scoring.cup_reasons import Reason
 from scoring.french import num
-from scoring.playoff_race import Status, late_malus, playoff_status, report_risk, round_bounds
+from scoring.playoff_race import Status, late_malus, playoff_race, report_risk, round_bounds
 from scoring.ranking import PlayerSeason, name_key
 
 
@@ -162,17 +162,43 @@ def season_statuses(season, standings=None):
 
 
 def status_rows(season, standings=None, outlook=None):
+    """`[StatusRow]` of every player who may still play, in ranking order (`season_race`)."""
+    return season_race(season, standings, outlook).rows
+
+
+@dataclass(frozen=True)
+class Race:
+    """The qualification page of a season as of a date, computed once per state of the season."""
+
+    outlook: Outlook
+    rows: list  # StatusRow of every player who may still play, in ranking order
+    needs: list  # (Player, scoring.needs.Need) of the same players, in the same order
+
+
+def season_race(season, standings=None, outlook=None):
+    """The play-off statuses and what each player needs (one `scoring.needs` pass for both,
+    `scoring.playoff_race.playoff_race`), cached under the season's token and the standings'
+    date (`default_as_of` when `standings` is not given: a warm read loads no standings)."""
+    as_of = standings.as_of if standings is not None else default_as_of(season)
+    return cached("cup:race", season, as_of, lambda: _race(season, standings, outlook))
+
+
+def _race(season, standings, outlook):
     standings = standings or season_standings(season)
     outlook = outlook or season_outlook(season, standings)
     current, by_name = status_players(season, standings)
-    statuses = playoff_status(
+    statuses, needs = playoff_race(
         current, outlook.rounds, season.rulebook, round_late=outlook.round_late, late=outlook.late
     )
     rows = {row.player.name: row for row in standings.ranked}
-    return [
-        StatusRow(by_name[entry.player], entry, rows.get(entry.player), statuses[entry.player])
-        for entry in current
-    ]
+    return Race(
+        outlook,
+        [
+            StatusRow(by_name[entry.player], entry, rows.get(entry.player), statuses[entry.player])
+            for entry in current
+        ],
+        [(by_name[entry.player], needs[entry.player]) for entry in current],
+    )
 
 
 def status_assumption(season, standings, outlook=None):
@@ -196,4 +222,3 @@ def status_assumption(season, standings, outlook=None):
         "late": outlook.late_by_player,
         "bound": outlook.bound,
     }
-

@@ -1,39 +1,22 @@
 """What each player needs for the play-offs, read from the season (`scoring.needs`), on the same
 bound as the play-off statuses (`championship.cup.season_outlook`: the rounds still to count,
-through `championship.cup.remaining_rounds`, and what the late-report malus may still add), and
-written in the page's language."""
+through `championship.cup.remaining_rounds`, and what the late-report malus may still add) and
+computed with them (`championship.cup.outlook.season_race`), written in the page's language."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext
 
-from championship.cup.outlook import status_players
+from championship.cup.outlook import season_race
 from championship.labels import french_active
-from championship.lib.summaries import cached
 from scoring import needs as rules
 from scoring.french import num
 
 
-def season_needs(season, standings, outlook):
-    """`[(Player, Need)]` of every player who may still play, in the statuses' order; cached
-    under the season's token and the standings' date, as the statuses."""
-    return cached("stats:needs", season, standings.as_of, lambda: _season_needs(season, standings, outlook))
-
-
-def _season_needs(season, standings, outlook):
-    current, by_name = status_players(season, standings)
-    rulebook = season.rulebook
-    got = rules.needs(
-        current,
-        outlook.rounds,
-        places=rulebook.cup.playoff_players,
-        minimum_rounds=rulebook.championship.minimum_rounds,
-        loss=outlook.loss,
-        gain=outlook.gain,
-        round_late=outlook.round_late,
-        late=outlook.late,
-    )
-    return [(by_name[entry.player], got[entry.player]) for entry in current]
+def season_needs(season, standings=None, outlook=None):
+    """`[(Player, Need)]` of every player who may still play, in the statuses' order: computed
+    with the statuses, once per state of the season (`championship.cup.outlook.season_race`)."""
+    return season_race(season, standings, outlook).needs
 
 
 def need_json(player, need):

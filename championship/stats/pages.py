@@ -7,12 +7,10 @@ together. Fractions of points (the point flow) are rounded to the point only her
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from fractions import Fraction
 
-from django.urls import reverse
-
+from championship.lib.summaries import cached_many
 from championship.models import Deal, Round, Seat
 from championship.stats.links import all_seasons, deals_url, h2h_url, player_url, round_url
 from championship.stats.palmares import palmares_of
@@ -26,9 +24,10 @@ from scoring.vocabulary import CONTRACTS, POIGNEE_SIZES
 
 
 def points(value: Fraction) -> int:
-    """A point flow rounded to the point, a half away from zero."""
-    sign = -1 if value < 0 else 1
-    return sign * math.floor(abs(value) + Fraction(1, 2))
+    """A point flow rounded to the point, a half away from zero (in integers: ⌊|n|/d + ½⌋)."""
+    value = Fraction(value)
+    size = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
+    return -size if value < 0 else size
 
 
 def _figure(counts, key, player_pk, season, *, of=None):
@@ -48,7 +47,8 @@ def player_stats(player, season=None):
     Cached under the tokens of the seasons it reads."""
     seasons = all_seasons()
     chosen = [season] if season is not None else seasons
-    return cached_page(f"stats:player{player.pk}", chosen, lambda: _player_stats(player, season, chosen))
+    kind = f"stats:player{player.pk}:{'season' if season else 'career'}"  # a career may be one season
+    return cached_page(kind, chosen, lambda: _player_stats(player, season, chosen))
 
 
 def _player_stats(player, season, chosen):
@@ -179,19 +179,25 @@ def player_seasons(player):
 
 def figure_deals(player, key, season=None):
     """The deals counted in the figure `key` of `player` (his career, or one season), in the order
-    played, each with its round and what it brought him. Cached as the pages are."""
+    played, each with its round and what it brought him. Each season's deals are cached under its
+    token: after a write, only the written season's are read again."""
     chosen = [season] if season is not None else all_seasons()
     kind = f"stats:deals{player.pk}:{figure_slug(key)}"
-    return cached_page(kind, chosen, lambda: _figure_deals(player, key, season))
+    by_season = cached_many(
+        kind, chosen, lambda _season: None, lambda missing: _figure_deals(player, key, missing)
+    )
+    return sorted(
+        (deal for one in chosen for deal in by_season[one.pk]),
+        key=lambda deal: (deal["date"], deal["round"], deal["deal"]),
+    )
 
 
-def _figure_deals(player, key, season):
-    rounds = Round.objects.filter(seats__player=player, status=Round.HOMOLOGATED)
-    if season is not None:
-        rounds = rounds.filter(season=season)
+def _figure_deals(player, key, seasons):
+    """`[[deal…] of each season]` of `figure_deals`, read in three queries."""
+    rounds = Round.objects.filter(seats__player=player, status=Round.HOMOLOGATED, season__in=seasons)
     rounds = {r.pk: r for r in rounds.select_related("season")}
     names = dict(Seat.objects.filter(round__in=list(rounds)).values_list("player_id", "player__name"))
-    found = []
+    found = {season.pk: [] for season in seasons}
     for deal in (
         Deal.objects.filter(round__in=list(rounds))
         .values("round_id", "number", "unit", "shares", *DEAL_FIELDS)
@@ -199,7 +205,7 @@ def _figure_deals(player, key, season):
     ):
         if has_figure(deal, player.pk, key):
             round_ = rounds[deal["round_id"]]
-            found.append(
+            found[round_.season_id].append(
                 {
                     "season": round_.season.name,
                     "round": round_.number,
@@ -215,7 +221,7 @@ def _figure_deals(player, key, season):
                     "share": deal["shares"].get(str(player.pk), 0),
                 }
             )
-    return found
+    return [found[season.pk] for season in seasons]
 
 
 # --- partners and rivals of a season ---------------------------------------------------------------
@@ -252,7 +258,7 @@ def _season_partners(season):
             {
                 "player": names[me],
                 "player_url": player_url(me),
-                "stats_url": reverse("championship:player_stats", args=[me]) + f"?saison={season.name}",
+                "stats_url": player_url(me) + f"?saison={season.name}",
                 "won": points(sum((v for (_l, w), v in game.taken.items() if w == me), Fraction(0))),
                 "lost": points(sum((v for (loser, _w), v in game.taken.items() if loser == me), Fraction(0))),
                 "net": points(sum(net.values(), Fraction(0))),

@@ -10,7 +10,7 @@ from collections import defaultdict
 from django.urls import reverse
 
 from championship.stats.links import all_seasons, player_url, round_url
-from championship.stats.pieces import cached_page, season_records
+from championship.stats.pieces import cached_page, player_records, season_records
 from scoring.ranking import name_key
 from scoring.stats.records import career, leaders
 
@@ -122,19 +122,18 @@ def player_palmares(player):
 
 
 def palmares_of(player, seasons):
-    """`player_palmares` over `seasons` (the player page of a career passes those it shows)."""
-    pieces = season_records(seasons)
-    results = [r for piece in pieces.values() for r in piece.results.get(player.pk, [])]
-    mine = career(results)
+    """`player_palmares` over `seasons` (the player page of a career passes those it shows), from
+    his own piece of each season's records (`pieces.player_records`)."""
+    pieces = player_records(player, seasons)
+    mine = career([r for season in seasons for r in pieces[season.pk].results])
     names = {player.pk: player.name}
-    titles = [s.name for s in seasons if not s.is_open and pieces[s.pk].champion == player.pk]
+    titles = [s.name for s in seasons if not s.is_open and pieces[s.pk].champion]
     podiums = [
-        {"season": s.name, "rank": rank, "points": value}
+        {"season": s.name, "rank": pieces[s.pk].podium[0], "points": pieces[s.pk].podium[1]}
         for s in seasons
-        for rank, pk, value in pieces[s.pk].podium
-        if pk == player.pk
+        if pieces[s.pk].podium
     ]
-    closed = [(pieces[s.pk].points[player.pk], s.name) for s in seasons if player.pk in pieces[s.pk].points]
+    closed = [(pieces[s.pk].points, s.name) for s in seasons if pieces[s.pk].points is not None]
     best = max(closed, default=None)
     return {
         "titles": titles,

@@ -10,13 +10,14 @@ seats) and cached by `championship.summaries.cached_many`:
   pickled apart: a player's page unpickles his own piece of each season only.
 - ``stats:records``: the counted rounds (homologated, regular) of every player as
   `scoring.stats.records.Result`, the record totals of the season and, once the season is closed,
-  its podium and champion.
+  its podium and champion. Kept as ``{"season": SeasonRecords, player id: PlayerRecords}``, each
+  pickled apart: a player's career unpickles his own piece of each season only.
 
 Nothing here depends on a date: the pieces are cached under ``as_of = None``.
 
 The pages' figures are cached too (`cached_page`): those of one season under its token, those of
 several (a career, the palmarès, two players head to head) under all their tokens at once, so
-that a write to any of them makes them fresh.
+that a write to any of them makes them fresh; and so are their rendered bodies (`cached_body`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import hashlib
 import pickle
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+
+from django.utils.translation import get_language
 
 from championship.cup.outlook import cup_champion
 from championship.cup.state import cup_rounds_of
@@ -218,9 +221,51 @@ def _records_of_seasons(seasons):
     return pieces
 
 
+@dataclass
+class PlayerRecords:
+    """One player's share of a `SeasonRecords`."""
+
+    results: list  # [Result], his counted rounds in the order played
+    podium: tuple | None  # (rank, points) when on the podium of a closed season
+    champion: bool
+    points: int | None  # his season points of a closed season, when ranked
+
+
+NO_RECORDS = PlayerRecords([], None, False, None)
+
+
+def _pack_records(records):
+    podium = {pk: (rank, value) for rank, pk, value in records.podium}
+    packed = {"season": pickle.dumps(records)}
+    for pk in records.names:
+        piece = PlayerRecords(
+            records.results.get(pk, []), podium.get(pk), records.champion == pk, records.points.get(pk)
+        )
+        packed[pk] = pickle.dumps(piece)
+    return packed
+
+
+def packed_records(seasons):
+    """`{season pk: {"season": pickled SeasonRecords, player id: pickled PlayerRecords}}`, cached."""
+    return cached_many(
+        "stats:records",
+        list(seasons),
+        _no_date,
+        lambda missing: map(_pack_records, _records_of_seasons(missing)),
+    )
+
+
 def season_records(seasons):
-    """`{season pk: SeasonRecords}`, cached."""
-    return cached_many("stats:records", list(seasons), _no_date, _records_of_seasons)
+    """`{season pk: SeasonRecords}`."""
+    return {pk: pickle.loads(packed["season"]) for pk, packed in packed_records(seasons).items()}
+
+
+def player_records(player, seasons):
+    """`{season pk: PlayerRecords}` of one player in `seasons` (`NO_RECORDS` where he has none)."""
+    return {
+        pk: pickle.loads(every[player.pk]) if player.pk in every else NO_RECORDS
+        for pk, every in packed_records(seasons).items()
+    }
 
 
 # --- the pages' figures --------------------------------------------------------------------------
@@ -244,3 +289,9 @@ def cached_page(kind, seasons, compute):
     digest = hashlib.blake2b(every.encode(), digest_size=12).hexdigest()
     latest = max(seasons, key=lambda season: (season.start_date, season.pk))
     return cached(f"{kind}:{digest}", latest, None, compute)
+
+
+def cached_body(kind, seasons, render):
+    """`render()`, the body of a page read from `seasons` (HTML in the active language), cached as
+    its figures are (`cached_page`): rendered once per state of those seasons and language."""
+    return cached_page(f"html:{kind}:{get_language()}", seasons, render)

@@ -3,21 +3,16 @@
 each player needs, so that the next reader finds them ready. A player's career and head-to-head
 pages are assembled from the pieces at their first reading."""
 
-from championship.cup.outlook import season_outlook
-from championship.standings.season import season_standings
+from championship.cup.outlook import season_race
 from championship.stats import pages, palmares
-from championship.stats.needs import season_needs
-from championship.stats.pieces import packed_games, season_records
+from championship.stats.pieces import packed_games, packed_records
 from championship.stats.rating import season_ratings
 
 
 def warm(season):
     packed_games([season])
-    season_records([season])
+    packed_records([season])
     season_ratings([season])
     pages.season_partners(season)
     palmares.palmares()
-    standings = season_standings(season)
-    outlook = season_outlook(season, standings)
-    if outlook.rounds:  # the qualification page's « Ce qu'il faut à chacun »
-        season_needs(season, standings, outlook)
+    season_race(season)  # the qualification page's statuses and « Ce qu'il faut à chacun »

@@ -6,11 +6,10 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
-from championship.cup.outlook import season_outlook, status_assumption, status_rows
+from championship.cup.outlook import season_race, status_assumption
 from championship.cup.state import cup_state
 from championship.cup.tables import CupStatusTable
 from championship.lib.summaries import cached_html
-from championship.standings.season import season_standings
 from championship.views.access import get_season
 from championship.views.stats import needs_context, needs_json, wants_json
 from federation.roles import can_enter_rounds
@@ -34,23 +33,20 @@ def cup(request, name):
 @require_GET
 def cup_status(request, name):
     season = get_season(name)
-    standings = season_standings(season)
-    outlook = season_outlook(season, standings)
+    race = season_race(season)  # computed once per state of the season and date
     if wants_json(request):  # what each player needs (issue 25), for scripts
-        return needs_json(season, standings, outlook)
-    rows = status_rows(season, standings, outlook)
+        return needs_json(season, race)
     context = {
         "season": season,
-        "standings": standings,
-        "table_html": cup_status_html(request, season, standings, rows),
-        "assumption": status_assumption(season, standings, outlook),
-        "counts": _counts(rows),
-        "needs": needs_context(season, standings, outlook) if outlook.rounds else [],
+        "table_html": cup_status_html(request, season, race.outlook.as_of, race.rows),
+        "assumption": status_assumption(season, None, race.outlook),
+        "counts": _counts(race.rows),
+        "needs": needs_context(race) if race.outlook.rounds else [],
     }
     return render(request, "championship/cup/status.html", context)
 
 
-def cup_status_html(request, season, standings, rows):
+def cup_status_html(request, season, as_of, rows):
     """The table of the play-off statuses, rendered once per state of the season and date."""
 
     def render_table():
@@ -58,7 +54,7 @@ def cup_status_html(request, season, standings, rows):
         RequestConfig(request, paginate=False).configure(table)
         return table.as_html(request)
 
-    return cached_html("cup-status", season, standings.as_of, render_table)
+    return cached_html("cup-status", season, as_of, render_table)
 
 
 def _counts(rows):

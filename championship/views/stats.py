@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import path
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET
@@ -20,7 +21,9 @@ from championship.rounds.display import round_title
 from championship.stats import pages
 from championship.stats import palmares as palmares_pages
 from championship.stats.charts import PHONE_BARS, bar_chart
-from championship.stats.needs import need_json, need_text, season_needs
+from championship.stats.links import all_seasons
+from championship.stats.needs import need_json, need_text
+from championship.stats.pieces import cached_body
 from championship.stats.rating import season_rating
 from federation.models import Player, Season
 from scoring.stats.game import figure_key
@@ -64,29 +67,49 @@ def _net_items(rows, key="net"):
     return sorted(((row["player"], row[key]) for row in shown[:CHART_BARS]), key=lambda item: -item[1])
 
 
+def _body(kind, seasons, template, context):
+    """The page's body (`template` rendered with `context()`), cached under the tokens of the
+    `seasons` it reads, in the active language (`championship.stats.pieces.cached_body`)."""
+    return cached_body(kind, seasons, lambda: render_to_string(f"championship/stats/{template}", context()))
+
+
+def _chosen(season):
+    """The seasons a player's page reads: one, or every season for his career."""
+    return [season] if season is not None else all_seasons()
+
+
 @require_GET
 def player_stats(request, pk):
     player = get_object_or_404(Player, pk=pk)
     season = _season_param(request)
-    data = pages.player_stats(player, season)
     if wants_json(request):
-        return json_response(data)
+        return json_response(pages.player_stats(player, season))
+    kind = f"player{player.pk}:{season.pk if season else 'career'}"
+    context = {
+        "player": player,
+        "season": season,
+        "seasons": pages.player_seasons(player),
+        "body": _body(kind, _chosen(season), "_player_body.html", lambda: _player_context(player, season)),
+    }
+    return render(request, "championship/stats/player.html", context)
+
+
+def _player_context(player, season):
+    data = pages.player_stats(player, season)
     for row in data["taker"]["contracts"]:
         row["label"] = labels.contract(row["code"])
     for row in data["other"]["poignees"]:
         row["label"] = labels.POIGNEE_SIZES.get(row["size"], row["size"])
     items = _net_items(data["opponents"])
     wide, phone = _bars(items) if items else (None, None)
-    context = {
+    return {
         "player": player,
         "season": season,
-        "seasons": pages.player_seasons(player),
         "stats": data,
         "chart": wide,
         "phone_chart": phone,
         "chart_items": items,
     }
-    return render(request, "championship/stats/player.html", context)
 
 
 FIGURE_TITLES = {
@@ -148,39 +171,60 @@ def player_figure_deals(request, pk, figure):
             }
         )
     listed = Paginator(deals, DEALS_PER_PAGE).get_page(request.GET.get("page"))
-    deals = [dict(deal) for deal in listed.object_list]
-    for deal in deals:
-        deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
-        deal["round_title"] = _round_title(deal)
-    context = {
-        "player": player,
-        "season": season,
-        "title": title,
-        "figure": figure,
-        "deals": deals,
-        "listed": listed,
-        "season_query": f"saison={season.name}&" if season else "",
-    }
-    return render(request, "championship/stats/figure_deals.html", context)
+    kind = f"deals{player.pk}:{figure}:{season.pk if season else 'career'}:{listed.number}"
+
+    def context():
+        shown = [dict(deal) for deal in listed.object_list]
+        dates = {}  # each date written once: a round's deals share it
+        for deal in shown:
+            deal["contract_label"] = labels.contract(deal["contract"]) if deal["contract"] else ""
+            deal["round_title"] = _round_title(deal)
+            if deal["date"] not in dates:
+                dates[deal["date"]] = labels.written_date(deal["date"])
+            deal["date_text"] = dates[deal["date"]]
+        return {
+            "player": player,
+            "season": season,
+            "title": title,
+            "figure": figure,
+            "deals": shown,
+            "listed": listed,
+            "season_query": f"saison={season.name}&" if season else "",
+        }
+
+    body = _body(kind, _chosen(season), "_figure_deals_body.html", context)
+    return render(
+        request,
+        "championship/stats/figure_deals.html",
+        {"player": player, "season": season, "title": title, "body": body},
+    )
 
 
 @require_GET
 def season_partners(request, name):
     season = get_object_or_404(Season, name=name)
-    data = pages.season_partners(season)
     if wants_json(request):
-        return json_response(data)
-    items = _net_items(data["players"])
-    wide, phone = _bars(items) if items else (None, None)
-    context = {
-        "season": season,
-        "data": data,
-        "matrix_rows": list(zip(data["matrix"]["takers"], data["matrix"]["cells"], strict=True)),
-        "chart": wide,
-        "phone_chart": phone,
-        "chart_items": items,
-    }
-    return render(request, "championship/stats/partners.html", context)
+        return json_response(pages.season_partners(season))
+    return render(
+        request, "championship/stats/partners.html", {"season": season, "body": partners_body(season)}
+    )
+
+
+def partners_body(season):
+    def context():
+        data = pages.season_partners(season)
+        items = _net_items(data["players"])
+        wide, phone = _bars(items) if items else (None, None)
+        return {
+            "season": season,
+            "data": data,
+            "matrix_rows": list(zip(data["matrix"]["takers"], data["matrix"]["cells"], strict=True)),
+            "chart": wide,
+            "phone_chart": phone,
+            "chart_items": items,
+        }
+
+    return _body("partners", [season], "_partners_body.html", context)
 
 
 @require_GET
@@ -189,12 +233,17 @@ def head_to_head(request, a, b):
         raise Http404("Un joueur face à lui-même")
     first = get_object_or_404(Player, pk=a)
     second = get_object_or_404(Player, pk=b)
-    data = pages.head_to_head(first, second)
     if wants_json(request):
-        return json_response(data)
-    for row in data["list"]:
-        row["round_title"] = _round_title(row)
-    return render(request, "championship/stats/head_to_head.html", {"a": first, "b": second, "data": data})
+        return json_response(pages.head_to_head(first, second))
+
+    def context():
+        data = pages.head_to_head(first, second)
+        for row in data["list"]:
+            row["round_title"] = _round_title(row)
+        return {"a": first, "b": second, "data": data}
+
+    body = _body(f"h2h{first.pk}-{second.pk}", all_seasons(), "_head_to_head_body.html", context)
+    return render(request, "championship/stats/head_to_head.html", {"a": first, "b": second, "body": body})
 
 
 @require_GET
@@ -208,28 +257,37 @@ def palmares(request):
 @require_GET
 def rating(request, name):
     season = get_object_or_404(Season, name=name)
-    data = season_rating(season)
     if wants_json(request):
-        return json_response(data)
-    return render(request, "championship/stats/rating.html", {"season": season, "data": data})
+        return json_response(season_rating(season))
+    return render(request, "championship/stats/rating.html", {"season": season, "body": rating_body(season)})
 
 
-def needs_context(season, standings, outlook):
+def rating_body(season):
+    context = lambda: {"season": season, "data": season_rating(season)}  # noqa: E731
+    return _body("rating", [season], "_rating_body.html", context)
+
+
+def season_bodies(season):
+    """The bodies of a season's partners and rating pages in the active language, rendered and
+    stored (the warming after a write calls it, `championship.views.warming`)."""
+    partners_body(season)
+    rating_body(season)
+
+
+def needs_context(race):
     """The qualification page's « Ce qu'il faut à chacun »: `[(Player, the sentence after his
-    name)]` (the sentence starts with the name, which the page links)."""
-    return [
-        (player, need_text(need).removeprefix(player.name))
-        for player, need in season_needs(season, standings, outlook)
-    ]
+    name)]` (the sentence starts with the name, which the page links), from the season's
+    `championship.cup.outlook.Race`."""
+    return [(player, need_text(need).removeprefix(player.name)) for player, need in race.needs]
 
 
-def needs_json(season, standings, outlook):
+def needs_json(season, race):
     """The qualification page's JSON (``?format=json``): what each player needs."""
     return json_response(
         {
             "season": season.name,
-            "remaining": outlook.rounds,
-            "needs": [need_json(player, need) for player, need in season_needs(season, standings, outlook)],
+            "remaining": race.outlook.rounds,
+            "needs": [need_json(player, need) for player, need in race.needs],
         }
     )
 

@@ -93,7 +93,7 @@ def wait_for_warming(timeout=30):
 
 def warm(pk):
     """Compute and store the figures and pieces of season `pk` that its pages read first."""
-    from championship.cup.outlook import status_rows  # noqa: PLC0415 (views import this module's callers)
+    from championship.cup.outlook import season_race  # noqa: PLC0415 (views import this module's callers)
     from championship.reports.due import reports_due  # noqa: PLC0415
     from championship.standings.lateness import default_as_of  # noqa: PLC0415
     from championship.standings.players import packed_pieces  # noqa: PLC0415
@@ -103,6 +103,7 @@ def warm(pk):
     from championship.views.home import champion_of, leaders_of  # noqa: PLC0415
     from championship.views.rounds import round_list_html  # noqa: PLC0415
     from championship.views.standings import season_summaries, standings_table_html  # noqa: PLC0415
+    from championship.views.stats import season_bodies  # noqa: PLC0415
 
     with read_snapshot():
         season = Season.objects.filter(pk=pk).first()
@@ -123,5 +124,6 @@ def warm(pk):
             season_summaries([season])
             for can_enter in (False, True):
                 round_list_html(request, season, can_enter)
-            cup_status_html(request, season, standings, status_rows(season, standings))
+            cup_status_html(request, season, standings.as_of, season_race(season, standings).rows)
             warm_stats(season)
+            season_bodies(season)

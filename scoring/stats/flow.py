@@ -15,6 +15,7 @@ gives 70 × 140 / 210 = 46⅔ to the taker and 23⅓ to the partner.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -53,11 +54,13 @@ class FlowTable:
                 self._sums[loser, winner][positive] += lost * won
 
     def taken(self) -> dict[tuple, Fraction]:
-        """``{(loser, winner): points the winner took from the loser}``."""
-        return {
-            pair: sum((Fraction(n, d) for d, n in parts.items()), Fraction(0))
-            for pair, parts in self._sums.items()
-        }
+        """``{(loser, winner): points the winner took from the loser}``: each pair's numerators
+        brought to their least common denominator and added as integers, one fraction made."""
+        taken = {}
+        for pair, parts in self._sums.items():
+            common = math.lcm(*parts)
+            taken[pair] = Fraction(sum(n * (common // d) for d, n in parts.items()), common)
+        return taken
 
 
 @dataclass

@@ -9,8 +9,13 @@ report the figures, e.g. on the 10× one of `tests.benchmarks.scale`:
 --seed 12`` into an empty database). For each page: *cold*, the cache emptied before the request
 (every season's pieces computed); *after a write*, only the current season's token changed (its
 pieces computed again, the other seasons' read from the cache), as the first reader after a
-write without warming sees it; *warm*, the best and the median of `--runs` requests with
-everything cached; and the queries of a warm request.
+write without warming sees it; *after a write, warmed*: the same, once the warming that follows
+every write (`championship.views.warming.warm`) has computed the season's pieces, as the first
+reader sees it in production; *warm*, the best and the median of `--runs` requests with
+everything cached; and the queries of a warm request. Each time is the process's CPU time
+(`time.process_time`: SQLite runs in the process; steadier than the wall clock on a machine
+shared with other work), the wall clock of the cold and warm requests beside it; the load
+average of the machine is printed before and after.
 """
 
 from __future__ import annotations
@@ -33,9 +38,11 @@ from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import resolve  # noqa: E402
 
 from championship.lib.figure_tokens import read_tokens  # noqa: E402
 from championship.models import FigureToken  # noqa: E402
+from championship.views.warming import warm as warm_season  # noqa: E402
 from federation.models import Player, Season  # noqa: E402
 
 
@@ -64,34 +71,52 @@ def pages():
 
 
 def timed(client, url):
-    start = time.perf_counter()
+    """(CPU ms, wall ms) of one request."""
+    start, cpu = time.perf_counter(), time.process_time()
     response = client.get(url)
-    elapsed = (time.perf_counter() - start) * 1000
+    elapsed, used = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
     assert response.status_code == 200, (url, response.status_code)
-    return elapsed
+    return used, elapsed
+
+
+def load():
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", help="the pages whose label contains this text")
     args = parser.parse_args()
     current, listed = pages()
     client = Client(HTTP_HOST="localhost")
+    resolve("/palmares/")  # every view imported before the first measure
     print(f"{Player.objects.count()} joueurs, {Season.objects.count()} saisons ({connection.vendor})")
-    print(f"{'page':<40} {'froid':>9} {'après écriture':>15} {'chaud (min/méd.)':>18} {'requêtes':>9}")
+    print(f"charge de la machine : {load()}")
+    print(
+        f"{'page (temps CPU, mur entre crochets)':<40} {'froid':>17} {'après écriture':>15}"
+        f" {'réchauffé':>10} {'chaud (min/méd.)':>25} {'requêtes':>9}"
+    )
     for label, url in listed:
+        if args.only and args.only not in label:
+            continue
         cache.clear()
-        cold = timed(client, url)
+        cold, cold_wall = timed(client, url)
         season_changed(current)
-        after = timed(client, url)
-        warm = [timed(client, url) for _ in range(args.runs)]
+        after, _wall = timed(client, url)
+        season_changed(current)
+        warm_season(current.pk)
+        warmed, _wall = timed(client, url)
+        runs = [timed(client, url) for _ in range(args.runs)]
+        warm, warm_wall = [cpu for cpu, _wall in runs], [wall for _cpu, wall in runs]
         with CaptureQueriesContext(connection) as captured:
             timed(client, url)
         print(
-            f"{label:<40} {cold:7.0f} ms {after:12.0f} ms"
-            f" {min(warm):8.1f} / {statistics.median(warm):5.1f} ms"
+            f"{label:<40} {cold:7.0f} [{cold_wall:6.0f}] ms {after:12.0f} ms {warmed:7.0f} ms"
+            f" {min(warm):6.1f} / {statistics.median(warm):5.1f} [{statistics.median(warm_wall):5.1f}] ms"
             f" {len(captured):9d}"
         )
+    print(f"charge de la machine : {load()}")
 
 
 if __name__ == "__main__":

@@ -27,8 +27,31 @@ OUTPUTS = [
 ]
 
 
-def manage(database_url, *args):
-    env = dict(os.environ, DATABASE_URL=database_url, DEBUG="0", SECRET_KEY="ci-" + "x" * 40)
+# The JSON of every statistics page (docs/statistiques.md §8) of the demo: every season's pages,
+# the career, each season and a few figures' deals of the first players, two head to heads.
+STATS_JSON = """
+from django.test import Client
+from federation.models import Player, Season
+client = Client()
+players = list(Player.objects.order_by("name")[:3])
+seasons = list(Season.objects.order_by("start_date"))
+urls = ["/palmares/"]
+for season in seasons:
+    urls += [f"/saisons/{season.name}/{page}/" for page in ("partenaires", "cote", "coupe/qualifications")]
+for player in players:
+    base = f"/joueurs/{player.pk}/statistiques/"
+    urls += [base, *(f"{base}?saison={season.name}" for season in seasons)]
+    urls += [f"{base}{figure}/" for figure in ("take", "called", "defended_failed", "miseres")]
+urls += [f"/joueurs/{players[0].pk}/face-a-face/{other.pk}/" for other in players[1:]]
+for url in urls:
+    response = client.get(url + ("&" if "?" in url else "?") + "format=json")
+    assert response.status_code == 200, (url, response.status_code)
+    print(url, response.content.decode())
+"""
+
+
+def manage(database_url, *args, **env):
+    env = dict(os.environ, DATABASE_URL=database_url, DEBUG="0", SECRET_KEY="ci-" + "x" * 40, **env)
     result = subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
@@ -49,6 +72,12 @@ def test_it_gives_the_same_outputs_on_postgresql_as_on_sqlite(tmp_path):
     assert manage(POSTGRES_URL, "shell", "-v0", "-c", vendor).strip() == "postgresql"
     for args in OUTPUTS:
         assert manage(POSTGRES_URL, *args) == manage(sqlite_url, *args), args
+    stats = [
+        manage(url, "shell", "-v0", "-c", STATS_JSON, ALLOWED_HOSTS="testserver")
+        for url in (POSTGRES_URL, sqlite_url)
+    ]
+    assert stats[0].count("/palmares/ {") == 1 and '"takes"' in stats[0]  # the pages were read
+    assert stats[0].splitlines() == stats[1].splitlines()
 
 
 def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path):

@@ -210,3 +210,11 @@ def test_the_rating(three_rounds):
     assert ratings == sorted(ratings, reverse=True)
     assert all(abs(row["low"] - row["rating"]) <= 0.2 for row in data["players"])  # mu − 3 sigma
     assert all(row["low"] < row["mu"] < row["high"] for row in data["players"])
+
+
+def test_a_point_flow_is_rounded_to_the_point_a_half_away_from_zero():
+    points = pages.points
+    assert [points(Fraction(n, 2)) for n in (-5, -3, -1, 0, 1, 3, 5)] == [-3, -2, -1, 0, 1, 2, 3]
+    assert [points(Fraction(n, 3)) for n in (-5, -4, -2, -1, 1, 2, 4, 5)] == [-2, -1, -1, 0, 0, 1, 1, 2]
+    assert points(Fraction(81 * 31 + 9, 31)) == 81 and points(-Fraction(38 * 31 + 22, 31)) == -39
+    assert points(120) == 120 and points(-7) == -7
