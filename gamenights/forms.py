@@ -20,6 +20,15 @@ TABLE_CHOICES = [("", "—"), *((table, table) for table in PLAYOFF_TABLES)]
 NIGHT_FIELDS = ("date", "time", "place", "host", "stage", "table", "tentative", "answers_until", "notes")
 
 
+
+def check_season_date(form, data):
+    """The night's date within its season's dates, or an error on the form's date field."""
+    if data.get("date"):
+        season = form.season
+        problem = bounds.round_date_problem(data["date"], season.name, season.start_date, season.end_date)
+        if problem:
+            form.add_error("date", validators.field_message(gettext("Date"), problem))
+
 class NightForm(forms.Form):
     date = forms.DateField(
         label=_("Date"),
@@ -77,12 +86,7 @@ class NightForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("date"):
-            problem = bounds.round_date_problem(
-                data["date"], self.season.name, self.season.start_date, self.season.end_date
-            )
-            if problem:
-                self.add_error("date", validators.field_message(gettext("Date"), problem))
+        check_season_date(self, data)
         stage, table = data.get("stage"), data.get("table") or ""
         if stage == PLAYOFF and not table:
             self.add_error(
@@ -152,10 +156,5 @@ class CupNightForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("date"):
-            problem = bounds.round_date_problem(
-                data["date"], self.season.name, self.season.start_date, self.season.end_date
-            )
-            if problem:
-                self.add_error("date", validators.field_message(gettext("Date"), problem))
+        check_season_date(self, data)
         return data

@@ -183,6 +183,12 @@ def night_answer_for(request, pk):
     )
 
 
+
+def _scheduled(request, night):
+    """Back to the night just scheduled, saying so."""
+    messages.success(request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"})
+    return redirect(night)
+
 @login_required
 def night_create(request, name):
     season = get_object_or_404(Season, name=name)
@@ -194,10 +200,7 @@ def night_create(request, name):
         except NightError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(
-                request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"}
-            )
-            return redirect(night)
+            return _scheduled(request, night)
     return render(request, "gamenights/night_form.html", {"season": season, "form": form, "night": None})
 
 
@@ -225,10 +228,7 @@ def cup_nights(request, name):
         except NightError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(
-                request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"}
-            )
-            return redirect(night)
+            return _scheduled(request, night)
     status = 400 if posted and any(form is not None and form.errors for _n, form in rows) else 200
     context = {"season": season, "seeding_known": plan.seeding_known, "rows": rows}
     return render(request, "gamenights/cup_nights.html", context, status=status)

@@ -124,21 +124,27 @@ def deal_preview(request, pk, number=None):
     )
 
 
+def store_deal(request, round_, form, data):
+    """The valid deal form's deal stored by the service (its one-time key, the round's version it
+    was entered at), or the service's RoundError: the entry page's and the phone queue's write."""
+    return services.add_deal(
+        round_,
+        form.deal_fields(),
+        number=form.number,
+        key=form.key,
+        version=form.version,
+        reason=form.reason,
+        user=request.user,
+        data=data,
+        scored=getattr(form, "scored", None),  # the form scored the round with this deal: once
+    )
+
+
 def _add_deal(request, round_, form, data):
     """The deal stored by the service, or None with the service's refusal on the form. A form
     sent twice is stored once: the second answer shows the round with the deal stored."""
     try:
-        return services.add_deal(
-            round_,
-            form.deal_fields(),
-            number=form.number,
-            key=form.key,
-            version=form.version,
-            reason=form.reason,
-            user=request.user,
-            data=data,
-            scored=getattr(form, "scored", None),  # the form scored the round with this deal: once
-        )
+        return store_deal(request, round_, form, data)
     except RoundError as error:
         if error.code == "duplicate":
             round_.refresh_from_db()

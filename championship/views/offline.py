@@ -18,11 +18,11 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from championship import services
 from championship.forms import DealForm
 from championship.rounds import data as round_data
 from championship.services import RoundError
 from championship.views.access import get_round_for_editing
+from championship.views.desk import store_deal
 
 
 @login_required
@@ -37,17 +37,7 @@ def deal_send(request, pk):
         errors = [error for errors in form.errors.values() for error in errors]
         return _refused(round_, "invalid", errors, status=422)
     try:
-        deal = services.add_deal(
-            round_,
-            form.deal_fields(),
-            number=form.number,
-            key=form.key,
-            version=form.version,
-            reason=form.reason,
-            user=request.user,
-            data=data,
-            scored=getattr(form, "scored", None),
-        )
+        deal = store_deal(request, round_, form, data)
     except RoundError as error:
         if error.code == "duplicate":
             round_.refresh_from_db()
