@@ -5,10 +5,12 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
 from championship import services
 from championship.models import Round, Signoff
+from championship.rounds.display import round_display
 from championship.rounds.live import live_stamp
 from federation.models import Player
 from scoring.french import num
@@ -48,13 +50,33 @@ def test_a_poll_after_the_session_ended_sends_the_whole_page_to_the_login(client
     assert response["HX-Redirect"] == f"{reverse('login')}?next={live_url(example)}"
 
 
+def scoreboard(html):
+    """(name, figure) of each card of a page's scoreboard, the pot's included."""
+    board = html[html.index('class="scoreboard"') :]
+    board = board[: board.index("</section>")]
+    return re.findall(r'seat-name">([^<]+)</span>\s*<strong class="seat-total[^"]*">([^<]+)</strong>', board)
+
+
+def test_the_live_view_shows_the_entry_pages_running_totals_while_a_pot_is_in_play(client, example, secretary):
+    """One definition of a running total (docs/utiliser.md): the table's phones show the figures
+    of the secretary's cards, not the totals with the pot paid back."""
+    assert example.pot_left != 0  # otherwise the two definitions agree and nothing is checked
+    entry = client
+    entry.force_login(secretary.user)
+    entry_cards = scoreboard(entry.get(reverse("championship:round_edit", args=[example.pk])).content.decode())
+    live_cards = scoreboard(seated(Client(), "Alice").get(live_url(example)).content.decode())
+    assert live_cards == entry_cards
+    totals = {seat.player.name: num(seat.total) for seat in example.seats.select_related("player")}
+    assert any(totals[name] != figure for name, figure in live_cards if name in totals)
+
+
 def test_a_seated_player_sees_the_totals_the_next_dealer_and_the_sign_off_form(client, example):
     html = seated(client, "Alice").get(live_url(example)).content.decode()
     board = html[html.index('class="scoreboard"') :]
     board = board[: board.index("</section>")]
     cards = re.findall(r'seat-name">([^<]+)</span>\s*<strong class="seat-total[^"]*">([^<]+)</strong>', board)
-    seats = example.seats.select_related("player").order_by("position")
-    assert cards == [(seat.player.name, num(seat.total)) for seat in seats] + [("Pot", str(example.pot_left))]
+    running = round_display(example).board  # a draft: the running totals, the pot still in play
+    assert cards == [(seat.name, num(total)) for seat, total in running] + [("Pot", num(example.pot_left))]
     assert "Donne 5 : <strong>David</strong> donne." in html
     assert "Je confirme la feuille" in html
     assert f'hx-get="{poll_url(example)}?v={live_stamp(example.pk)}"' in html
