@@ -57,13 +57,15 @@ def scoreboard(html):
     return re.findall(r'seat-name">([^<]+)</span>\s*<strong class="seat-total[^"]*">([^<]+)</strong>', board)
 
 
-def test_the_live_view_shows_the_entry_pages_running_totals_while_a_pot_is_in_play(client, example, secretary):
+def test_the_live_view_shows_the_running_totals_of_the_entry_page_with_a_pot_in_play(
+    client, example, secretary
+):
     """One definition of a running total (docs/utiliser.md): the table's phones show the figures
     of the secretary's cards, not the totals with the pot paid back."""
     assert example.pot_left != 0  # otherwise the two definitions agree and nothing is checked
-    entry = client
-    entry.force_login(secretary.user)
-    entry_cards = scoreboard(entry.get(reverse("championship:round_edit", args=[example.pk])).content.decode())
+    client.force_login(secretary.user)
+    entry_page = client.get(reverse("championship:round_edit", args=[example.pk])).content.decode()
+    entry_cards = scoreboard(entry_page)
     live_cards = scoreboard(seated(Client(), "Alice").get(live_url(example)).content.decode())
     assert live_cards == entry_cards
     totals = {seat.player.name: num(seat.total) for seat in example.seats.select_related("player")}
@@ -72,9 +74,7 @@ def test_the_live_view_shows_the_entry_pages_running_totals_while_a_pot_is_in_pl
 
 def test_a_seated_player_sees_the_totals_the_next_dealer_and_the_sign_off_form(client, example):
     html = seated(client, "Alice").get(live_url(example)).content.decode()
-    board = html[html.index('class="scoreboard"') :]
-    board = board[: board.index("</section>")]
-    cards = re.findall(r'seat-name">([^<]+)</span>\s*<strong class="seat-total[^"]*">([^<]+)</strong>', board)
+    cards = scoreboard(html)
     running = round_display(example).board  # a draft: the running totals, the pot still in play
     assert cards == [(seat.name, num(total)) for seat, total in running] + [("Pot", num(example.pot_left))]
     assert "Donne 5 : <strong>David</strong> donne." in html
