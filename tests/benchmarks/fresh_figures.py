@@ -213,9 +213,11 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_gunicorn(url, args, log):
+def launch_gunicorn(url, log, *, workers, threads=1, env=(), probe="/", tries=100):
+    """gunicorn serving the database `url` on a free port (DEBUG off, the settings of a
+    measure, `env` on top), its output to `log`: (process, base address) once `probe` answers."""
     port = free_port()
-    env = {
+    environment = {
         **os.environ,
         "DATABASE_URL": url,
         "DEBUG": "0",
@@ -223,8 +225,8 @@ def start_gunicorn(url, args, log):
         "ALLOWED_HOSTS": "127.0.0.1",
         "STATIC_MANIFEST": "0",
         "SECURE_COOKIES": "0",
-        "CACHE_URL": args.cache,
         "LOG_LEVEL": "INFO",
+        **dict(env),
     }
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
@@ -232,21 +234,29 @@ def start_gunicorn(url, args, log):
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
-        str(args.workers),
+        str(workers),
         "--threads",
-        str(args.threads),
+        str(threads),
         "--timeout",
         "60",
     ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=environment, stdout=log, stderr=log, start_new_session=True
+    )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
+    for _ in range(tries):
         try:
-            urllib.request.urlopen(base + "/", timeout=2).read()
+            urllib.request.urlopen(base + probe, timeout=2).read()
             return process, base
         except OSError:
             time.sleep(0.2)
     raise RuntimeError("gunicorn ne répond pas")
+
+
+def start_gunicorn(url, args, log):
+    return launch_gunicorn(
+        url, log, workers=args.workers, threads=args.threads, env={"CACHE_URL": args.cache}
+    )
 
 
 class Counting(logging.Handler):

@@ -25,7 +25,6 @@ import os
 import re
 import signal
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -33,10 +32,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from tests.benchmarks.fresh_figures import free_port
+from tests.benchmarks.fresh_figures import launch_gunicorn
 from tests.benchmarks.scale import fresh_database
 
-ROOT = Path(__file__).resolve().parents[2]
 SCRATCH = Path(tempfile.gettempdir()) / "tarot-live-polling"
 PASSWORD = "tarot-biere"  # the demo players' (championship.demo)
 STAMP = re.compile(r'data-stamp="([^"]+)"')
@@ -82,30 +80,9 @@ def save_next_deal(round_):
 
 
 def start_gunicorn(url, workers, log):
-    import subprocess  # noqa: PLC0415
-
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DEBUG": "0",
-        "SECRET_KEY": "mesure-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "STATIC_MANIFEST": "0",
-        "SECURE_COOKIES": "0",
-        "LOG_LEVEL": "WARNING",
-    }
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    command = [gunicorn, "federation.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(base + "/connexion/", timeout=2).read()
-            return process, base
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("gunicorn ne répond pas")
+    return launch_gunicorn(
+        url, log, workers=workers, env={"LOG_LEVEL": "WARNING"}, probe="/connexion/", tries=150
+    )
 
 
 def cpu_seconds(master):
