@@ -23,13 +23,21 @@ def lock_round(round_, *, version=None):
     """Lock `round_`'s row for the transaction and bring the instance up to date (status,
     version…); RoundError `missing` if it was deleted, `stale` if `version` is given and the
     round changed since (the message says what changed, by whom and when)."""
+    locked_round(round_)
+    season_written(round_.season_id)  # every write of a round's figures starts here
+    check_version(round_, version)
+    return round_
+
+
+def locked_round(round_):
+    """`round_`'s row locked for the transaction, the instance brought up to date; RoundError
+    `missing` if it was deleted. Alone (without `lock_round`'s new figure token) for a write
+    that changes nothing the season's figures are computed from, such as a sign-off."""
     locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
     if locked is None:
         raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
-    season_written(locked.season_id)  # every write of a round starts here
     for field in Round._meta.concrete_fields:
         setattr(round_, field.attname, getattr(locked, field.attname))
-    check_version(round_, version)
     return round_
 
 

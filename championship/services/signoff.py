@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from championship.models import Round, Signoff
 from championship.services.errors import RoundError
-from championship.services.locking import stale_message
+from championship.services.locking import check_version, locked_round
 from federation.history import REASON_MAX_LENGTH, audited
 from federation.roles import player_of
 
@@ -23,17 +23,6 @@ REASONS = {
     Signoff.CONFIRMED: "feuille confirmée par le joueur",
     Signoff.DISPUTED: "feuille contestée par le joueur",
 }
-
-
-def _lock(round_):
-    """The round's row locked, the instance brought up to date (status, version). Not
-    `locking.lock_round`: a sign-off writes nothing the season's figures are computed from."""
-    locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
-    if locked is None:
-        raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
-    for field in Round._meta.concrete_fields:
-        setattr(round_, field.attname, getattr(locked, field.attname))
-    return round_
 
 
 def _check_comment(verdict, comment):
@@ -56,13 +45,12 @@ def sign_sheet(round_, user, verdict, *, version=None, comment=""):
     comment = (comment or "").strip()
     _check_comment(verdict, comment)
     player = player_of(user)
-    _lock(round_)
+    locked_round(round_)  # not lock_round: a sign-off changes none of the season's figures
     if player is None or not round_.seats.filter(player=player).exists():
         raise RoundError("player", "Seuls les joueurs assis à cette manche signent sa feuille.")
     if round_.status == Round.HOMOLOGATED:
         raise RoundError("status", "Cette manche est homologuée : sa feuille ne se signe plus.")
-    if version is not None and int(version) != round_.version:
-        raise RoundError("stale", stale_message(round_))
+    check_version(round_, version)
     signoff = Signoff.objects.filter(round=round_, player=player).first() or Signoff(
         round=round_, player=player
     )
