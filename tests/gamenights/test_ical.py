@@ -2,6 +2,7 @@
 STATUS:CANCELLED, one member's feed behind a signed link."""
 
 import datetime
+import time
 
 import pytest
 from django.urls import reverse
@@ -58,3 +59,21 @@ def test_a_members_feed_holds_the_nights_he_answered(client, night, open_season,
     assert list(found) == [f"soiree-{night.pk}@testserver"]
     assert "je viens" in str(found[f"soiree-{night.pk}@testserver"]["SUMMARY"])
     assert client.get(reverse("gamenights:member_feed", args=["faux"])).status_code == 404
+
+
+def test_a_members_feed_address_is_the_same_from_one_visit_to_the_next(client, member, monkeypatch):
+    """A phone subscribes to one address: the page must show the same one at every visit (the
+    signed token once held the time of signing, so it changed every second)."""
+    first = links.feed_url(member)
+    later = time.time() + 3600
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert links.feed_url(member) == first
+    assert client.get(first).status_code == 200
+
+
+def test_a_feed_address_handed_out_with_a_time_stamp_still_opens(client, member):
+    from django.core import signing
+
+    stamped = signing.dumps(member.pk, salt=links.FEED_SALT)
+    assert links.player_of_feed_token(stamped) == member.pk
+    assert client.get(reverse("gamenights:member_feed", args=[stamped])).status_code == 200
