@@ -14,7 +14,7 @@ from championship.lib.summaries import cached_many
 from championship.models import Deal, Round, Seat
 from championship.stats.links import all_seasons, deals_url, h2h_url, player_url, round_url
 from championship.stats.palmares import palmares_of
-from championship.stats.pieces import cached_page, player_games, season_game
+from championship.stats.pieces import cached_page, player_cached, player_games, season_game
 from federation.models import Season
 from scoring.french import rounded_percent
 from scoring.ranking import name_key
@@ -44,11 +44,11 @@ def _figure(counts, key, player_pk, season, *, of=None):
 def player_stats(player, season=None):
     """A player's game for his career (`season` None) or one season: as taker, partner, defender,
     misères; partners and rivals; his palmarès. Each figure with the address of its deals.
-    Cached under the tokens of the seasons it reads."""
+    Cached under the tokens of the seasons it reads and under his pieces (`player_cached`)."""
     seasons = all_seasons()
     chosen = [season] if season is not None else seasons
     kind = f"stats:player{player.pk}:{'season' if season else 'career'}"  # a career may be one season
-    return cached_page(kind, chosen, lambda: _player_stats(player, season, chosen))
+    return player_cached(kind, player, chosen, lambda: _player_stats(player, season, chosen))
 
 
 def _player_stats(player, season, chosen):

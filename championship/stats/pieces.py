@@ -18,6 +18,8 @@ Nothing here depends on a date: the pieces are cached under ``as_of = None``.
 The pages' figures are cached too (`cached_page`): those of one season under its token, those of
 several (a career, the palmarès, two players head to head) under all their tokens at once, so
 that a write to any of them makes them fresh; and so are their rendered bodies (`cached_body`).
+A player's page is also kept under the digest of his own pieces (`player_cached`): a write at a
+table he did not sit at leaves it as it was computed.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ import pickle
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.utils.translation import get_language
 
 from championship.cup.outlook import cup_champion
 from championship.cup.state import cup_rounds_of
 from championship.lib.figure_tokens import read_tokens
-from championship.lib.summaries import cached, cached_many
+from championship.lib.summaries import PREFIX, TIMEOUT, cached, cached_many
 from championship.models import Deal, Round, Seat
 from championship.standings.season import COUNTING, seasons_standings
 from scoring.stats.flow import FlowTable, Together, partnerships
@@ -152,6 +155,11 @@ def packed_games(seasons):
 def season_game(season):
     """The `SeasonGame` of one season."""
     return pickle.loads(packed_games([season])[season.pk]["season"])
+
+
+def season_players(season):
+    """The pks of the players of `season`'s homologated rounds."""
+    return [pk for pk in packed_games([season])[season.pk] if pk != "season"]
 
 
 def player_games(player, seasons):
@@ -291,7 +299,93 @@ def cached_page(kind, seasons, compute):
     return cached(f"{kind}:{digest}", latest, None, compute)
 
 
-def cached_body(kind, seasons, render):
+def cached_body(kind, seasons, render, *, player=None):
     """`render()`, the body of a page read from `seasons` (HTML in the active language), cached as
-    its figures are (`cached_page`): rendered once per state of those seasons and language."""
-    return cached_page(f"html:{kind}:{get_language()}", seasons, render)
+    its figures are (`cached_page`, or `player_cached` for a page read from one `player`'s
+    pieces): rendered once per state of those seasons (or of his pieces) and language."""
+    kind = body_kind(kind)
+    if player is not None:
+        return player_cached(kind, player, seasons, render)
+    return cached_page(kind, seasons, render)
+
+
+def body_kind(kind):
+    """The name in the cache of the body of the page `kind` in the active language."""
+    return f"html:{kind}:{get_language()}"
+
+
+# --- a player's page, kept under his own pieces --------------------------------------------------
+
+
+def fingerprints(players, seasons):
+    """`{player pk: digest}` of all that a player's page over `seasons` reads: his name, each
+    season's pk, name and whether it is open, and his own piece of each season's game and records
+    (their pickled bytes, as cached). Two equal digests, two equal pages."""
+    games, records = packed_games(seasons), packed_records(seasons)
+    found = {}
+    for player in players:
+        digest = hashlib.blake2b(f"{player.pk}:{player.name}".encode(), digest_size=16)
+        for season in seasons:
+            digest.update(f"|{season.pk}:{season.name}:{season.is_open}|".encode())
+            digest.update(games[season.pk].get(player.pk, b""))
+            digest.update(b"|")
+            digest.update(records[season.pk].get(player.pk, b""))
+        found[player.pk] = digest.hexdigest()
+    return found
+
+
+def _digest_key(kind, digest):
+    return f"{PREFIX}:{kind}#{digest}"
+
+
+def seen_key(kind):
+    """Where the digest of the last computation of a player's page `kind` is noted."""
+    return f"{PREFIX}:seen/{kind}"
+
+
+def player_cached(kind, player, seasons, compute):
+    """`compute()`, figures or body of `player`'s page read from his own pieces of `seasons`
+    (`player_games`, `player_records`): cached under the seasons' tokens (`cached_page`: a warm
+    read is one cache read), and behind them under the digest of his pieces (`fingerprints`). A
+    write to a season gives it a new token, so every player's page of it is looked up again; a
+    player who did not sit at the written table has the same pieces, hence the same page, read
+    again under its digest rather than computed. Each look notes the digest (`seen_key`), so the
+    warming after a write computes again the pages that were read and that the write changed
+    (`stale_player_pages`)."""
+
+    def by_digest():
+        digest = fingerprints([player], seasons)[player.pk]
+        found = _by_digest(kind, digest, compute)
+        cache.set(seen_key(kind), digest, TIMEOUT)
+        return found
+
+    return cached_page(kind, seasons, by_digest)
+
+
+def _by_digest(kind, digest, compute):
+    key = _digest_key(kind, digest)
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, TIMEOUT)
+    return found
+
+
+def rendered_once(kind, data, render):
+    """`render()`, the body of a page that shows `data` and nothing else (with the words of the
+    active language), cached under a digest of `data`: rendered once per content and language,
+    whatever else a write to its seasons changed."""
+    digest = hashlib.blake2b(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL), digest_size=16)
+    return _by_digest(body_kind(kind), digest.hexdigest(), render)
+
+
+def stale_player_pages(kinds, seasons):
+    """The players of `kinds` (`{Player: kind of his page over seasons}`) whose page was read
+    (`seen_key`) for other pieces than they have now: those a write changed since."""
+    if not kinds:
+        return []
+    prints = fingerprints(list(kinds), seasons)
+    seen = cache.get_many([seen_key(kind) for kind in kinds.values()])
+    return [
+        player for player, kind in kinds.items() if seen.get(seen_key(kind)) not in (None, prints[player.pk])
+    ]

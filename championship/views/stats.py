@@ -23,7 +23,13 @@ from championship.stats import palmares as palmares_pages
 from championship.stats.charts import PHONE_BARS, bar_chart
 from championship.stats.links import all_seasons
 from championship.stats.needs import need_json, need_text
-from championship.stats.pieces import cached_body
+from championship.stats.pieces import (
+    body_kind,
+    cached_body,
+    rendered_once,
+    season_players,
+    stale_player_pages,
+)
 from championship.stats.rating import season_rating
 from federation.models import Player, Season
 from scoring.stats.game import figure_key
@@ -67,10 +73,13 @@ def _net_items(rows, key="net"):
     return sorted(((row["player"], row[key]) for row in shown[:CHART_BARS]), key=lambda item: -item[1])
 
 
-def _body(kind, seasons, template, context):
+def _body(kind, seasons, template, context, *, player=None):
     """The page's body (`template` rendered with `context()`), cached under the tokens of the
-    `seasons` it reads, in the active language (`championship.stats.pieces.cached_body`)."""
-    return cached_body(kind, seasons, lambda: render_to_string(f"championship/stats/{template}", context()))
+    `seasons` it reads (and under `player`'s pieces for a page read from his alone), in the active
+    language (`championship.stats.pieces.cached_body`)."""
+    return cached_body(
+        kind, seasons, lambda: render_to_string(f"championship/stats/{template}", context()), player=player
+    )
 
 
 def _chosen(season):
@@ -84,14 +93,36 @@ def player_stats(request, pk):
     season = _season_param(request)
     if wants_json(request):
         return json_response(pages.player_stats(player, season))
-    kind = f"player{player.pk}:{season.pk if season else 'career'}"
     context = {
         "player": player,
         "season": season,
         "seasons": pages.player_seasons(player),
-        "body": _body(kind, _chosen(season), "_player_body.html", lambda: _player_context(player, season)),
+        "body": player_body(player, season),
     }
     return render(request, "championship/stats/player.html", context)
+
+
+def _player_body_kind(player, season):
+    return f"player{player.pk}:{season.pk if season else 'career'}"
+
+
+def player_body(player, season):
+    """The body of `player`'s page of `season` (None: his career), in the active language."""
+    kind = _player_body_kind(player, season)
+    return _body(
+        kind, _chosen(season), "_player_body.html", lambda: _player_context(player, season), player=player
+    )
+
+
+def stale_player_bodies(season):
+    """After a write to `season`, the players' pages (careers and pages of this season) that were
+    read in the active language and whose pieces it changed, rendered again: most often those of
+    the players of the written table (the warming calls it, `championship.views.warming`)."""
+    players = Player.objects.filter(pk__in=season_players(season))
+    for chosen, one in ((all_seasons(), None), ([season], season)):
+        kinds = {player: body_kind(_player_body_kind(player, one)) for player in players}
+        for player in stale_player_pages(kinds, chosen):
+            player_body(player, one)
 
 
 def _player_context(player, season):
@@ -171,7 +202,6 @@ def player_figure_deals(request, pk, figure):
             }
         )
     listed = Paginator(deals, DEALS_PER_PAGE).get_page(request.GET.get("page"))
-    kind = f"deals{player.pk}:{figure}:{season.pk if season else 'career'}:{listed.number}"
 
     def context():
         shown = [dict(deal) for deal in listed.object_list]
@@ -192,7 +222,12 @@ def player_figure_deals(request, pk, figure):
             "season_query": f"saison={season.name}&" if season else "",
         }
 
-    body = _body(kind, _chosen(season), "_figure_deals_body.html", context)
+    # all that the body shows: rendered again only when one of its deals changed
+    shown = (player.pk, player.name, season.name if season else None, title, figure, listed.number)
+    shown += (listed.paginator.count, listed.object_list)
+    body = rendered_once(
+        "deals", shown, lambda: render_to_string("championship/stats/_figure_deals_body.html", context())
+    )
     return render(
         request,
         "championship/stats/figure_deals.html",
@@ -236,13 +271,18 @@ def head_to_head(request, a, b):
     if wants_json(request):
         return json_response(pages.head_to_head(first, second))
 
+    data = pages.head_to_head(first, second)
+
     def context():
-        data = pages.head_to_head(first, second)
         for row in data["list"]:
             row["round_title"] = _round_title(row)
         return {"a": first, "b": second, "data": data}
 
-    body = _body(f"h2h{first.pk}-{second.pk}", all_seasons(), "_head_to_head_body.html", context)
+    # all that the body shows: rendered again only when their figures changed
+    shown = (first.pk, first.name, second.pk, second.name, data)
+    body = rendered_once(
+        "h2h", shown, lambda: render_to_string("championship/stats/_head_to_head_body.html", context())
+    )
     return render(request, "championship/stats/head_to_head.html", {"a": first, "b": second, "body": body})
 
 

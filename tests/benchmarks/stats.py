@@ -11,8 +11,12 @@ report the figures, e.g. on the 10× one of `tests.benchmarks.scale`:
 pieces computed again, the other seasons' read from the cache), as the first reader after a
 write without warming sees it; *after a write, warmed*: the same, once the warming that follows
 every write (`championship.views.warming.warm`) has computed the season's pieces, as the first
-reader sees it in production; *warm*, the best and the median of `--runs` requests with
-everything cached; and the queries of a warm request. Each time is the process's CPU time
+reader sees it in production; *at his table, warmed*: a real write (a deal of a round the
+measured player sat at, its points raised by one by `services.change_deal`, then put back),
+warmed, then the first read; *warm*, the best and the median of `--runs` requests with
+everything cached; and the queries of a warm request. The token change alone is what a write at
+a table the player did not sit at does to his pages. The benchmark writes to the database: run
+it on a copy. Each time is the process's CPU time
 (`time.process_time`: SQLite runs in the process; steadier than the wall clock on a machine
 shared with other work), the wall clock of the cold and warm requests beside it; the load
 average of the machine is printed before and after.
@@ -40,8 +44,10 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import resolve  # noqa: E402
 
+from championship import services  # noqa: E402
 from championship.lib.figure_tokens import read_tokens  # noqa: E402
-from championship.models import FigureToken  # noqa: E402
+from championship.models import Deal, FigureToken, Round  # noqa: E402
+from championship.rounds.data import DEAL_FIELDS  # noqa: E402
 from championship.views.warming import warm as warm_season  # noqa: E402
 from federation.models import Player, Season  # noqa: E402
 
@@ -52,22 +58,51 @@ def season_changed(season):
     read_tokens([season.pk])
 
 
+def his_deal(player, season):
+    """A played deal of a homologated round of `season` at which `player` sat, whose points can
+    be raised by one."""
+    return (
+        Deal.objects.filter(
+            round__season=season,
+            round__status=Round.HOMOLOGATED,
+            round__seats__player=player,
+            kind=Deal.PLAYED,
+            points__lte=90,
+        )
+        .select_related("round")
+        .order_by("-round__date", "-round__number", "number")
+        .first()
+    )
+
+
+def change_points(deal, step):
+    """The deal's points raised by `step`, as an official's correction (with a reason)."""
+    deal = Deal.objects.select_related("round").get(pk=deal.pk)
+    fields = {name: getattr(deal, name) for name in DEAL_FIELDS}
+    fields["points"] += step
+    services.change_deal(deal, fields, reason="mesure des statistiques")
+
+
 def pages():
     current = Season.objects.order_by("-start_date").first()
     player = max(Player.objects.all(), key=lambda p: p.seats.count())
     other = Player.objects.exclude(pk=player.pk).order_by("pk").first()
-    return current, [
-        ("joueur, carrière", f"/joueurs/{player.pk}/statistiques/"),
-        ("joueur, saison", f"/joueurs/{player.pk}/statistiques/?saison={current.name}"),
-        ("joueur, carrière (JSON)", f"/joueurs/{player.pk}/statistiques/?format=json"),
-        ("donnes d'un chiffre (prises, carrière)", f"/joueurs/{player.pk}/statistiques/take/"),
-        ("face-à-face", f"/joueurs/{player.pk}/face-a-face/{other.pk}/"),
-        ("partenaires et rivaux", f"/saisons/{current.name}/partenaires/"),
-        ("cote", f"/saisons/{current.name}/cote/"),
-        ("palmarès", "/palmares/"),
-        ("qualification (ce qu'il faut)", f"/saisons/{current.name}/coupe/qualifications/"),
-        ("qualification (JSON)", f"/saisons/{current.name}/coupe/qualifications/?format=json"),
-    ]
+    return (
+        current,
+        player,
+        [
+            ("joueur, carrière", f"/joueurs/{player.pk}/statistiques/"),
+            ("joueur, saison", f"/joueurs/{player.pk}/statistiques/?saison={current.name}"),
+            ("joueur, carrière (JSON)", f"/joueurs/{player.pk}/statistiques/?format=json"),
+            ("donnes d'un chiffre (prises, carrière)", f"/joueurs/{player.pk}/statistiques/take/"),
+            ("face-à-face", f"/joueurs/{player.pk}/face-a-face/{other.pk}/"),
+            ("partenaires et rivaux", f"/saisons/{current.name}/partenaires/"),
+            ("cote", f"/saisons/{current.name}/cote/"),
+            ("palmarès", "/palmares/"),
+            ("qualification (ce qu'il faut)", f"/saisons/{current.name}/coupe/qualifications/"),
+            ("qualification (JSON)", f"/saisons/{current.name}/coupe/qualifications/?format=json"),
+        ],
+    )
 
 
 def timed(client, url):
@@ -88,14 +123,15 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", help="the pages whose label contains this text")
     args = parser.parse_args()
-    current, listed = pages()
+    current, player, listed = pages()
+    deal = his_deal(player, current)
     client = Client(HTTP_HOST="localhost")
     resolve("/palmares/")  # every view imported before the first measure
     print(f"{Player.objects.count()} joueurs, {Season.objects.count()} saisons ({connection.vendor})")
     print(f"charge de la machine : {load()}")
     print(
         f"{'page (temps CPU, mur entre crochets)':<40} {'froid':>17} {'après écriture':>15}"
-        f" {'réchauffé':>10} {'chaud (min/méd.)':>25} {'requêtes':>9}"
+        f" {'réchauffé':>10} {'à sa table':>10} {'chaud (min/méd.)':>25} {'requêtes':>9}"
     )
     for label, url in listed:
         if args.only and args.only not in label:
@@ -107,12 +143,18 @@ def main():
         season_changed(current)
         warm_season(current.pk)
         warmed, _wall = timed(client, url)
+        change_points(deal, 1)
+        warm_season(current.pk)
+        at_table, _wall = timed(client, url)
+        change_points(deal, -1)
+        timed(client, url)
         runs = [timed(client, url) for _ in range(args.runs)]
         warm, warm_wall = [cpu for cpu, _wall in runs], [wall for _cpu, wall in runs]
         with CaptureQueriesContext(connection) as captured:
             timed(client, url)
         print(
             f"{label:<40} {cold:7.0f} [{cold_wall:6.0f}] ms {after:12.0f} ms {warmed:7.0f} ms"
+            f" {at_table:7.0f} ms"
             f" {min(warm):6.1f} / {statistics.median(warm):5.1f} [{statistics.median(warm_wall):5.1f}] ms"
             f" {len(captured):9d}"
         )

@@ -18,6 +18,8 @@ import datetime
 import pytest
 
 from championship.models import Round
+from championship.stats import pages
+from championship.views import stats as stats_views
 from tests.factories import EXAMPLE_DEALS, EXAMPLE_PLAYERS, make_round
 
 ROLES = [
@@ -55,3 +57,28 @@ def three_rounds(season):
         )
         for number, (role, date) in enumerate(zip(ROLES, DATES, strict=True), start=1)
     ]
+
+
+@pytest.fixture
+def computed(monkeypatch):
+    """What the player pages computed since the fixture started: `{"figures": [...], "bodies":
+    [...]}` of (player pk, season name or None), and `"rendered"`: the bodies' templates."""
+    seen = {"figures": [], "bodies": [], "rendered": []}
+    figures, bodies, render = pages._player_stats, stats_views._player_context, stats_views.render_to_string
+
+    def count_figures(player, season, chosen):
+        seen["figures"].append((player.pk, season.name if season else None))
+        return figures(player, season, chosen)
+
+    def count_bodies(player, season):
+        seen["bodies"].append((player.pk, season.name if season else None))
+        return bodies(player, season)
+
+    def count_renders(template, context):
+        seen["rendered"].append(template.rsplit("/", 1)[-1])
+        return render(template, context)
+
+    monkeypatch.setattr(stats_views, "render_to_string", count_renders)
+    monkeypatch.setattr(pages, "_player_stats", count_figures)
+    monkeypatch.setattr(stats_views, "_player_context", count_bodies)
+    return seen
