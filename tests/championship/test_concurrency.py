@@ -22,7 +22,7 @@ ALL_RACES = "tests/championship/races"
 FIGURE_RACES = "tests/championship/races/test_figure_races.py"
 
 
-def run_races(database_url, cache_url, races=ALL_RACES, expected="12 passed"):
+def run_races(database_url, cache_url, races=ALL_RACES, expected="13 passed"):
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -63,4 +63,4 @@ def test_concurrent_writes_lose_nothing_on_postgresql(postgres_url, tmp_path):
 @pytest.mark.skipif(not REDIS_URL, reason="TEST_REDIS_URL n'est pas défini")
 def test_figures_read_while_writes_commit_are_fresh_with_redis(tmp_path):
     """The cache of several machines (see docs): the figure races again, on Redis."""
-    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", REDIS_URL, FIGURE_RACES, "4 passed")
+    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", REDIS_URL, FIGURE_RACES, "5 passed")

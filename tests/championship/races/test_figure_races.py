@@ -18,15 +18,22 @@ from django.test import Client
 
 from championship import services
 from championship.lib import summaries
-from championship.models import Round
+from championship.models import Deal, Round
 from championship.standings import season as standings_module
 from championship.standings.lateness import default_as_of
 from championship.standings.season import compute_standings, load_season, season_standings
 from championship.standings.tables import StandingsTable
 from championship.views import standings as standings_views
+from championship.views import stats as stats_views
 from federation.models import Season
 from federation.snapshot import read_snapshot
-from tests.championship.lib.test_read_cost import figures, make_season, rounds_every_write_can_touch
+from tests.championship.lib.test_read_cost import (
+    counted,
+    deal_fields,
+    figures,
+    make_season,
+    rounds_every_write_can_touch,
+)
 from tests.factories import player
 
 from .conftest import RACES
@@ -187,3 +194,38 @@ def test_a_lock_left_by_a_killed_worker_delays_the_others_a_moment_at_most(seaso
         assert cache.add(f"{key}:lock", "a killed worker", summaries.LOCK_TIMEOUT)
         assert figures(season_standings(Season.objects.get(pk=season.pk))) == truth(season)
     assert cache.get(key) is not None
+
+
+def page_body(url):
+    response = Client().get(url)
+    assert response.status_code == 200
+    return re.sub(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"', "", response.content.decode())
+
+
+def correct_a_deal(season):
+    """A committed correction of a deal of round 1, made instead of failed or failed instead of
+    made: the figures of its five players move."""
+    deal = counted(season, 1).deals.filter(kind=Deal.PLAYED).order_by("number").first()
+    target = season.rulebook.deal.targets[deal.bouts]
+    points = target - 5 if deal.points >= target else target + 5
+    services.change_deal(deal, deal_fields(deal, points=points), reason="erreur de saisie")
+
+
+def test_a_write_at_his_table_committing_while_his_page_is_computed_leaves_no_stale_page(season, monkeypatch):
+    """A player's page is kept under the digest of his own pieces (`player_cached`): the reader
+    has read them and is rendering the page when a correction at his table commits; it stores
+    the page under the digest of the state it read, and the next page is the new one."""
+    url = f"/joueurs/{player('Alice').pk}/statistiques/"
+    old_page = page_body(url)
+    cache.clear()
+    paused, release = pause_in(monkeypatch, stats_views, "_player_context", "reader")
+    reader, outcome = in_thread(lambda: page_body(url), "reader")
+    assert paused.wait(60)  # his pieces read and digested, the page being computed
+    correct_a_deal(season)
+    release.set()
+    reader.join(60)
+    assert outcome == {"value": old_page}  # the state it began reading, whole
+
+    served = page_body(url)
+    cache.clear()
+    assert served == page_body(url) != old_page
