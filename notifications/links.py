@@ -2,7 +2,6 @@
 kind of reminder, cannot be forged without SECRET_KEY, and is the only proof the POST needs (no
 login, no CSRF token: a mail client sends it without either)."""
 
-from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 
@@ -28,8 +27,3 @@ def of_unsubscribe_token(token):
     if not isinstance(player_pk, int) or kind not in dict(KINDS):
         return None
     return player_pk, kind
-
-
-def absolute(path):
-    """The address of ``path`` on the site (SITE_URL: a command has no request to ask)."""
-    return settings.SITE_URL.rstrip("/") + path

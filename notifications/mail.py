@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from federation.addresses import absolute
 from gamenights import links as night_links
 from gamenights.models import Rsvp
 from notifications import links
@@ -23,19 +24,19 @@ def context(reminder):
     found = {
         "player": player,
         "subject": reminder.subject,
-        "site_url": settings.SITE_URL.rstrip("/"),
-        "account_url": links.absolute(reverse("notifications:account")),
-        "unsubscribe_url": links.absolute(links.unsubscribe_path(player, reminder.kind)),
+        "site_url": absolute(""),
+        "account_url": absolute(reverse("notifications:account")),
+        "unsubscribe_url": absolute(links.unsubscribe_path(player, reminder.kind)),
         **reminder.facts,
     }
     if reminder.kind == NIGHT:
         night = reminder.subject
-        answer = links.absolute(night_links.answer_url(night, player))
-        found["night_url"] = links.absolute(night.get_absolute_url())
+        answer = absolute(night_links.answer_url(night, player))
+        found["night_url"] = absolute(night.get_absolute_url())
         found["answers"] = [(label, f"{answer}?reponse={code}") for code, label in Rsvp.ANSWERS]
     else:
-        found["round_url"] = links.absolute(reminder.subject.get_absolute_url())
-        found["report_url"] = links.absolute(reverse("championship:report_edit", args=[reminder.subject.pk]))
+        found["round_url"] = absolute(reminder.subject.get_absolute_url())
+        found["report_url"] = absolute(reverse("championship:report_edit", args=[reminder.subject.pk]))
     return found
 
 

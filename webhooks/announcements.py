@@ -8,9 +8,8 @@ absolute from `SITE_URL` (the site's public address, docs/exploitation.md)."""
 
 from dataclasses import dataclass, field
 
-from django.conf import settings
-
 from championship.models import Report
+from federation.addresses import absolute
 from scoring import french
 
 ROUND, REPORT, TABLE, MOVED, CANCELLED = (
@@ -36,10 +35,6 @@ class Announcement:
     def text(self):
         """Title, lines and link, as plain text."""
         return "\n".join([self.title, *self.lines, self.url])
-
-
-def absolute(path):
-    return (getattr(settings, "SITE_URL", "") or "").rstrip("/") + path
 
 
 def round_name(round_):
