@@ -47,8 +47,14 @@ def player_stats(player, season=None):
     Cached under the tokens of the seasons it reads and under his pieces (`player_cached`)."""
     seasons = all_seasons()
     chosen = [season] if season is not None else seasons
-    kind = f"stats:player{player.pk}:{'season' if season else 'career'}"  # a career may be one season
-    return player_cached(kind, player, chosen, lambda: _player_stats(player, season, chosen))
+    return player_cached(
+        player_kind(player, season), player, chosen, lambda: _player_stats(player, season, chosen)
+    )
+
+
+def player_kind(player, season):
+    """The name of `player_stats`'s figures in the cache (a career may be of one season)."""
+    return f"stats:player{player.pk}:{'season' if season else 'career'}"
 
 
 def _player_stats(player, season, chosen):

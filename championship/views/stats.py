@@ -114,14 +114,18 @@ def player_body(player, season):
     )
 
 
-def stale_player_bodies(season):
+def refresh_player_pages(season):
     """After a write to `season`, the players' pages (careers and pages of this season) that were
-    read in the active language and whose pieces it changed, rendered again: most often those of
-    the players of the written table (the warming calls it, `championship.views.warming`)."""
+    read and whose pieces it changed, computed again: their figures where they were read (the
+    JSON), their bodies where they were read in the active language; most often those of the
+    players of the written table (the warming calls it, `championship.views.warming`)."""
     players = Player.objects.filter(pk__in=season_players(season))
     for chosen, one in ((all_seasons(), None), ([season], season)):
-        kinds = {player: body_kind(_player_body_kind(player, one)) for player in players}
-        for player in stale_player_pages(kinds, chosen):
+        figures = {player: pages.player_kind(player, one) for player in players}
+        for player in stale_player_pages(figures, chosen):
+            pages.player_stats(player, one)
+        bodies = {player: body_kind(_player_body_kind(player, one)) for player in players}
+        for player in stale_player_pages(bodies, chosen):
             player_body(player, one)
 
 

@@ -103,7 +103,7 @@ def warm(pk):
     from championship.views.home import champion_of, leaders_of  # noqa: PLC0415
     from championship.views.rounds import round_list_html  # noqa: PLC0415
     from championship.views.standings import season_summaries, standings_table_html  # noqa: PLC0415
-    from championship.views.stats import season_bodies, stale_player_bodies  # noqa: PLC0415
+    from championship.views.stats import refresh_player_pages, season_bodies  # noqa: PLC0415
 
     with read_snapshot():
         season = Season.objects.filter(pk=pk).first()
@@ -127,4 +127,4 @@ def warm(pk):
             cup_status_html(request, season, standings.as_of, season_race(season, standings).rows)
             warm_stats(season)
             season_bodies(season)
-            stale_player_bodies(season)
+            refresh_player_pages(season)

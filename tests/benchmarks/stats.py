@@ -12,8 +12,8 @@ pieces computed again, the other seasons' read from the cache), as the first rea
 write without warming sees it; *after a write, warmed*: the same, once the warming that follows
 every write (`championship.views.warming.warm`) has computed the season's pieces, as the first
 reader sees it in production; *at his table, warmed*: a real write (a deal of a round the
-measured player sat at, its points raised by one by `services.change_deal`, then put back),
-warmed, then the first read; *warm*, the best and the median of `--runs` requests with
+measured player sat at, made instead of failed or the reverse by `services.change_deal`, then
+put back), warmed, then the first read; *warm*, the best and the median of `--runs` requests with
 everything cached; and the queries of a warm request. The token change alone is what a write at
 a table the player did not sit at does to his pages. The benchmark writes to the database: run
 it on a copy. Each time is the process's CPU time
@@ -59,15 +59,13 @@ def season_changed(season):
 
 
 def his_deal(player, season):
-    """A played deal of a homologated round of `season` at which `player` sat, whose points can
-    be raised by one."""
+    """A played deal of a homologated round of `season` at which `player` sat."""
     return (
         Deal.objects.filter(
             round__season=season,
             round__status=Round.HOMOLOGATED,
             round__seats__player=player,
             kind=Deal.PLAYED,
-            points__lte=90,
         )
         .select_related("round")
         .order_by("-round__date", "-round__number", "number")
@@ -75,12 +73,18 @@ def his_deal(player, season):
     )
 
 
-def change_points(deal, step):
-    """The deal's points raised by `step`, as an official's correction (with a reason)."""
+def set_points(deal, points):
+    """The deal's taker's points set to `points`, as an official's correction (with a reason)."""
     deal = Deal.objects.select_related("round").get(pk=deal.pk)
     fields = {name: getattr(deal, name) for name in DEAL_FIELDS}
-    fields["points"] += step
-    services.change_deal(deal, fields, reason="mesure des statistiques")
+    services.change_deal(deal, {**fields, "points": points}, reason="mesure des statistiques")
+
+
+def flipped(deal):
+    """Points that make the deal's contract fail if it was made, made if it failed: every share
+    of the deal changes, so do the figures of its five players."""
+    target = deal.round.season.rulebook.deal.targets[deal.bouts]
+    return target - 5 if deal.points >= target else target + 5
 
 
 def pages():
@@ -143,10 +147,10 @@ def main():
         season_changed(current)
         warm_season(current.pk)
         warmed, _wall = timed(client, url)
-        change_points(deal, 1)
+        set_points(deal, flipped(deal))
         warm_season(current.pk)
         at_table, _wall = timed(client, url)
-        change_points(deal, -1)
+        set_points(deal, deal.points)
         timed(client, url)
         runs = [timed(client, url) for _ in range(args.runs)]
         warm, warm_wall = [cpu for cpu, _wall in runs], [wall for _cpu, wall in runs]

@@ -77,20 +77,25 @@ def test_the_warming_after_a_write_computes_the_pages_read_that_changed_and_no_o
     transactional_db, client, three_rounds, computed
 ):
     season = three_rounds[0].season
-    bruno, alice, chloe = pk("Bruno"), pk("Alice"), pk("Chloé")
+    bruno, alice, chloe, david = pk("Bruno"), pk("Alice"), pk("Chloé"), pk("David")
     read(client, f"/joueurs/{bruno}/statistiques/")
     read(client, f"/joueurs/{bruno}/statistiques/?saison={season.name}")
     read(client, f"/joueurs/{alice}/statistiques/")  # read, but the write leaves her out
+    read(client, f"/joueurs/{david}/statistiques/?format=json")  # his figures only
     for seen in computed.values():
         seen.clear()
     another_round(season, "Alice")
     warm(season.pk)
-    # Bruno's career and season were read and changed; Alice's did not change; Chloé's were never read
+    # Bruno's career and season were read and changed, David's career figures too; Alice's did
+    # not change; Chloé's were never read
     assert sorted(computed["bodies"], key=str) == sorted([(bruno, None), (bruno, season.name)], key=str)
+    assert (david, None) in computed["figures"] and (david, season.name) not in computed["figures"]
     assert (alice, None) not in computed["figures"] and all(p != chloe for p, _s in computed["figures"])
     for seen in computed.values():
         seen.clear()
     warmed = read(client, f"/joueurs/{bruno}/statistiques/")
-    assert computed == {"figures": [], "bodies": [], "rendered": []}  # the first reader finds it ready
+    figures = client.get(f"/joueurs/{david}/statistiques/?format=json").json()
+    assert computed == {"figures": [], "bodies": [], "rendered": []}  # the first readers find them ready
     cache.clear()
     assert read(client, f"/joueurs/{bruno}/statistiques/") == warmed
+    assert client.get(f"/joueurs/{david}/statistiques/?format=json").json() == figures
