@@ -4,6 +4,7 @@ while costing few queries when warm."""
 
 import html as markup
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -68,6 +69,16 @@ def test_each_page_in_french_and_in_english(client, three_rounds, page):
     assert '<html lang="en">' in html
     for word in english:
         assert word in html, word
+
+
+def test_the_head_to_head_counts_read_right_whatever_the_number(client, three_rounds):
+    """No « 1 times » in English nor « (1 réussies) » in French: the counts follow a label."""
+    url = urls(three_rounds[0].season)["head_to_head"]
+    french = markup.unescape(client.get(url, headers={"accept-language": "fr"}).content.decode())
+    english = markup.unescape(client.get(url, headers={"accept-language": "en"}).content.decode())
+    assert "contrats réussis : " in french and "réussies)" not in french
+    assert "finished ahead in " in english and "contracts made: " in english
+    assert not re.search(r"\d times", english)
 
 
 @pytest.mark.parametrize("page", sorted(WORDS))
