@@ -210,3 +210,7 @@ def test_the_success_rate_is_rounded_half_up_and_the_page_says_so(client, season
     assert html.count("la moitié vers le haut") == 1
     english = client.get(reverse("championship:player", args=[bruno.pk]), HTTP_ACCEPT_LANGUAGE="en").content
     assert "63%" in english.decode() and "halves rounded up" in english.decode()
+    # the partner's count after a label, right whatever the number (no « 1 contrats réussis »)
+    david = reverse("championship:player", args=[Player.objects.get(name="David").pk])
+    assert "8 fois (contrats réussis\u00a0: 5)" in client.get(david).content.decode()
+    assert "8 (contracts made: 5)" in client.get(david, HTTP_ACCEPT_LANGUAGE="en").content.decode()

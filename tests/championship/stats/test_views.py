@@ -76,7 +76,7 @@ def test_the_head_to_head_counts_read_right_whatever_the_number(client, three_ro
     url = urls(three_rounds[0].season)["head_to_head"]
     french = markup.unescape(client.get(url, headers={"accept-language": "fr"}).content.decode())
     english = markup.unescape(client.get(url, headers={"accept-language": "en"}).content.decode())
-    assert "contrats réussis : " in french and "réussies)" not in french
+    assert "contrats réussis\u00a0: " in french and "réussies)" not in french
     assert "finished ahead in " in english and "contracts made: " in english
     assert not re.search(r"\d times", english)
 
