@@ -216,6 +216,7 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
     expect(pending(page).first).to_contain_text("La manche a été modifiée pendant que vous la lisiez")
     pending(page).first.get_by_role("button", name="Renvoyer").click()
     expect(pending(page).first).to_contain_text("Cette manche est soumise pour homologation : la remettre")
+    settled(phone)  # the page read again after the refusal: the list in its place before the tap
     delete = pending(page).first.get_by_role("button", name="Supprimer")
     delete.click()
     pending(page).first.get_by_role("button", name="Confirmer la suppression").click()
