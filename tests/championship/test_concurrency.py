@@ -6,16 +6,11 @@ also with Redis when TEST_REDIS_URL is set. See the races' modules for what each
 """
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.child_pytest import run_child_pytest
 from tests.postgres import POSTGRES_URL, side_database
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
 ALL_RACES = "tests/championship/races"
@@ -23,26 +18,8 @@ FIGURE_RACES = "tests/championship/races/test_figure_races.py"
 
 
 def run_races(database_url, cache_url, races=ALL_RACES, expected="13 passed"):
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "CACHE_URL": cache_url,
-        "TAROT_RACES": "1",
-        "DEBUG": "0",
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:xdist", "-p", "no:cacheprovider", races],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert expected in output, output
-    assert "database is locked" not in output
-    return output
+    env = {"DATABASE_URL": database_url, "CACHE_URL": cache_url, "TAROT_RACES": "1"}
+    return run_child_pytest(races, env, expected, options=["-s"])
 
 
 def test_concurrent_writes_lose_nothing_on_sqlite(tmp_path):

@@ -2,33 +2,16 @@
 SQLite database (WAL, immediate transactions) and, when TEST_POSTGRES_URL is set, on PostgreSQL in
 a database of their own next to that one."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.child_pytest import run_child_pytest
 from tests.postgres import POSTGRES_URL, side_database
 
-ROOT = Path(__file__).resolve().parents[2]
 RACES = "tests/notifications/races"
 
 
 def run_races(database_url):
-    env = {**os.environ, "DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1", "DEBUG": "0"}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", RACES],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert "2 passed" in output, output
-    assert "database is locked" not in output
+    run_child_pytest(RACES, {"DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1"}, "2 passed")
 
 
 def test_two_runs_at_once_send_each_reminder_once_on_sqlite(tmp_path):

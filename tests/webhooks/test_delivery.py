@@ -6,10 +6,7 @@ import datetime
 import io
 import os
 import socket
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -20,6 +17,7 @@ from django.utils import timezone
 from championship.services import homologate_round
 from federation import outbox
 from gamenights import services as nights
+from tests.child_pytest import run_child_pytest
 from tests.factories import make_round
 from tests.postgres import POSTGRES_URL, side_database
 from webhooks import delivery
@@ -215,25 +213,9 @@ def postgres_url():
 def test_race_on_postgresql(postgres_url):
     """`test_two_threads_at_once_post_once` in a child pytest on a PostgreSQL database of its own
     (threads on SQLite's shared in-memory test database would meet its table locks instead)."""
-    env = {**os.environ, "DATABASE_URL": postgres_url, "WEBHOOK_RACE": "1", "DEBUG": "0"}
-    env.pop("TEST_POSTGRES_URL")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:xdist",
-            "-p",
-            "no:cacheprovider",
-            f"{__file__}::test_two_threads_at_once_post_once",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=Path(__file__).resolve().parents[2],
+    run_child_pytest(
+        f"{__file__}::test_two_threads_at_once_post_once",
+        {"DATABASE_URL": postgres_url, "WEBHOOK_RACE": "1"},
+        "1 passed",
+        unset=["TEST_POSTGRES_URL"],
     )
-    output = result.stdout + result.stderr
-    assert result.returncode == 0 and "1 passed" in output, output
