@@ -14,7 +14,7 @@ import json
 from django.contrib.staticfiles import finders
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.urls import path
 from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
@@ -60,7 +60,8 @@ def files_version():
 def service_worker(request):
     context = {
         "version": files_version(),
-        "static_url": json.dumps(static("")),
+        # The folder's address, not a file's: the manifest storage has no entry for "" (a 500).
+        "static_url": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
         "precache": json.dumps([static(name) for name in PRECACHE]),
     }
     response = render(

@@ -1,5 +1,6 @@
 import datetime
 import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -14,6 +15,15 @@ from federation.models import Official, Player, Season
 hypothesis_settings.register_profile("default", deadline=None)
 hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static_files():
+    """The static files collected with the manifest storage, as production serves them
+    (tests/static_files.py): a page that names a file the manifest lacks fails here as there."""
+    from tests.static_files import collect  # noqa: PLC0415
+
+    collect(Path(django_settings.STATIC_ROOT))
 
 
 @pytest.fixture

@@ -7,10 +7,16 @@ and SQLite then refuses some (« cannot start a transaction within a transaction
 table is locked »: a 500 the test did not cause). One request at a time, each answer closing its
 connection (Django does so for a server without threads), they take their turn as they would
 take the write lock of a real database.
+
+Its static files are served as production serves them: by WhiteNoise from the folder
+`collectstatic` filled with the manifest storage (tests/static_files.py), not by the test
+server's own handler, which finds the source files by name and would hide a versioned name the
+manifest lacks.
 """
 
 import pytest
 from django.core.servers.basehttp import WSGIServer
+from django.test import testcases
 from django.test.testcases import LiveServerThread
 
 
@@ -22,9 +28,23 @@ class OneRequestAtATime(WSGIServer):
         self.connections_override = connections_override  # the server's thread holds them already
 
 
+class ProductionStaticFiles(LiveServerThread):
+    """The live server's thread without the test server's static handler (WhiteNoise serves)."""
+
+    server_class = OneRequestAtATime
+
+    def __init__(self, *args, **kwargs):
+        kwargs["static_handler"] = without_static_handler
+        super().__init__(*args, **kwargs)
+
+
+def without_static_handler(application):
+    return application
+
+
 @pytest.fixture(scope="session", autouse=True)
-def live_server_one_request_at_a_time():
-    threaded = LiveServerThread.server_class
-    LiveServerThread.server_class = OneRequestAtATime
-    yield
-    LiveServerThread.server_class = threaded
+def live_server_as_production():
+    """pytest-django builds its live server from `django.test.testcases.LiveServerThread`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(testcases, "LiveServerThread", ProductionStaticFiles)
+        yield

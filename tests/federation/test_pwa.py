@@ -2,10 +2,12 @@
 scope covers the entry pages, with the static files it keeps; the web app manifest and its icons;
 both linked from every page."""
 
+import io
 import json
 import re
 
 from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from PIL import Image
 
 from federation import pwa
@@ -24,10 +26,13 @@ def test_the_service_worker_is_served_from_the_root_as_javascript_never_cached(c
 def test_the_service_worker_keeps_the_static_files_of_the_entry_page_under_a_versioned_cache(client, db):
     script = client.get("/sw.js").content.decode()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", script).group(1))
-    assert precache == [f"/static/{name}" for name in pwa.PRECACHE]
-    assert "/static/js/offline-entry.js" in precache and "/static/js/idb-keyval.min.js" in precache
-    for name in pwa.PRECACHE:
-        assert finders.find(name), name  # every file it installs exists: a missing one fails its install
+    # Under the manifest storage, as production serves them: each file's versioned name.
+    assert precache == [static(name) for name in pwa.PRECACHE]
+    assert all(re.fullmatch(r"/static/[\w/.-]+\.[0-9a-f]{12}\.\w+", url) for url in precache), precache
+    for url in precache:  # every file it installs is served: a missing one fails its install
+        response = client.get(url)
+        assert response.status_code == 200, url
+        response.close()
     assert json.loads(re.search(r"const STATIC_URL = (.*?);", script).group(1)) == "/static/"
     assert re.search(r'const CACHE = "tarot-([0-9a-f]{12})";', script).group(1) == pwa.files_version()
     assert "{%" not in script and "{{" not in script
@@ -60,8 +65,9 @@ def test_the_manifest_makes_the_site_installable(client, db):
     icons = {(icon["sizes"], icon["purpose"]): icon["src"] for icon in manifest["icons"]}
     assert set(icons) == {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
     for (sizes, _purpose), src in icons.items():
-        path = finders.find(src.removeprefix("/static/"))
-        with Image.open(path) as image:
+        served = client.get(src)  # the icon's versioned address, served as production serves it
+        assert served.status_code == 200, src
+        with Image.open(io.BytesIO(b"".join(served.streaming_content))) as image:
             assert image.format == "PNG" and f"{image.width}x{image.height}" == sizes
 
 
