@@ -72,6 +72,9 @@ class Delivery(models.Model):
     status = models.CharField(_("état"), max_length=10, choices=STATUSES, default=PENDING)
     attempts = models.PositiveSmallIntegerField(_("essais"), default=0)
     next_attempt_at = models.DateTimeField(_("prochain essai"), default=timezone.now)
+    # When the row was last claimed to be sent: a row still « en cours d'envoi » long after it
+    # is stuck (webhooks.delivery.stuck_after), and claimed again.
+    claimed_at = models.DateTimeField(_("réservée le"), null=True, blank=True)
     last_error = models.CharField(_("dernière erreur"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("écrite le"), default=timezone.now)
     sent_at = models.DateTimeField(_("envoyée le"), null=True, blank=True)
