@@ -1,5 +1,6 @@
 """A webhook of the federation's group chat, and its outbox: one row per announcement and
-webhook, written in the act's transaction, delivered once (`webhooks.delivery`).
+webhook, written in the act's transaction, posted by one process at a time until delivered,
+with the same idempotency key at every attempt (`webhooks.delivery`).
 
 A webhook's URL holds its secret (Discord's and Slack's token is in the path): it is shown whole
 only in its own edit form; everywhere else (lists, history, logs, errors) by its host
