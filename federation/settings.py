@@ -21,6 +21,19 @@ def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_ports(name, default):
+    """A list of TCP ports, « 443,80 », as a tuple of numbers; « * »: any port (None)."""
+    raw = os.environ.get(name, "").strip() or default
+    if raw == "*":
+        return None
+    ports = []
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        if not item.isdigit() or not 0 < int(item) < 65536:
+            raise ImproperlyConfigured(f"{name} : « {item} » n'est pas un port (1 à 65535, ou * pour tous).")
+        ports.append(int(item))
+    return tuple(ports)
+
+
 def env_int(name, default, minimum=0):
     raw = os.environ.get(name, "").strip()
     try:
@@ -322,5 +335,18 @@ PDF_CACHE_DIR = Path(os.environ.get("PDF_CACHE_DIR") or BASE_DIR / "media" / "pd
 PDF_RENDER_MEMORY_MB = int(os.environ.get("PDF_RENDER_MEMORY_MB", "768"))
 PDF_RENDER_TIMEOUT = float(os.environ.get("PDF_RENDER_TIMEOUT", "20"))
 
-# The seconds one post to the group chat (webhooks) may take before it is given up and retried.
+# --- the group chat's webhooks (webhooks/; docs/exploitation.md, « Annonces dans la discussion de
+# groupe », and what a webhook's address may reach, « Où un webhook peut poster ») ----------------
+# The seconds one post may take in all (resolving the name, connecting, sending, reading the
+# answer) before it is given up and retried.
 WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5, minimum=1)
+# A webhook posts to public addresses of the internet only, and only to these ports (« * »: any)
+# and, if WEBHOOK_ALLOWED_HOSTS is set, these hosts (« discord.com,.slack.com »: a name, or with a
+# leading dot the name and its subdomains); checked when saved and again when posted.
+WEBHOOK_ALLOWED_PORTS = env_ports("WEBHOOK_ALLOWED_PORTS", "443,80")
+WEBHOOK_ALLOWED_HOSTS = [host.lower() for host in env_list("WEBHOOK_ALLOWED_HOSTS")]
+# Loopback (127.0.0.0/8, ::1) allowed as a webhook's address: the tests turn it on, to post to
+# chats of their own on 127.0.0.1 without the internet. Safe because it is never read from the
+# environment (no deployment can turn it on by a variable) and opens loopback only: private
+# networks, link-local addresses and the cloud's metadata service stay refused.
+WEBHOOK_ALLOW_LOOPBACK = False

@@ -4,7 +4,11 @@ a table confirmed (a night whose answers reached the quorum), a night moved or c
 
 Each is an `Announcement`: its kind, a stable key (one per news: the same news is written once
 per webhook), a title, lines of text, a link and the data of the plain JSON format. Links are
-absolute from `SITE_URL` (the site's public address, docs/exploitation.md)."""
+absolute from `SITE_URL` (the site's public address, docs/exploitation.md).
+
+Its title and lines are `Text`: our own words around what a member typed (`Typed`: a place, a
+name, a season's name, a reason), so that each chat's format (`webhooks.formats`) escapes what
+was typed and it reaches the chat as text, never as the chat's markup (a mention, a link)."""
 
 from dataclasses import dataclass, field
 
@@ -22,11 +26,41 @@ ROUND, REPORT, TABLE, MOVED, CANCELLED = (
 MEDALS = ("🥇", "🥈", "🥉")
 
 
+class Typed(str):
+    """Words a member typed, to be escaped by each chat's format."""
+
+
+class Text(tuple):
+    """A sentence: our own words (`str`), what was typed (`Typed`) and other sentences, in order."""
+
+    def __new__(cls, *parts):
+        return super().__new__(cls, parts)
+
+    def render(self, typed=str, own=str):
+        """The sentence with what was typed passed through `typed`, our own words through `own`."""
+        return "".join(
+            part.render(typed, own)
+            if isinstance(part, Text)
+            else typed(part)
+            if isinstance(part, Typed)
+            else own(part)
+            for part in self
+        )
+
+    def __str__(self):
+        return self.render()
+
+
+def render(text, typed=str, own=str):
+    """`text` (a `Text`, or a plain string of our own) rendered for a chat."""
+    return text.render(typed, own) if isinstance(text, Text) else own(str(text))
+
+
 @dataclass(frozen=True)
 class Announcement:
     kind: str
     key: str
-    title: str
+    title: Text
     lines: list
     url: str
     data: dict = field(default_factory=dict)
@@ -34,31 +68,50 @@ class Announcement:
     @property
     def text(self):
         """Title, lines and link, as plain text."""
-        return "\n".join([self.title, *self.lines, self.url])
+        return self.render_text()
+
+    def render_text(self, typed=str, own=str):
+        return "\n".join(
+            [
+                render(self.title, typed, own),
+                *(render(line, typed, own) for line in self.lines),
+                own(self.url),
+            ]
+        )
 
 
 def round_name(round_):
+    season = Typed(round_.season.name)
     if round_.stage == round_.PLAYOFF:
-        return f"la table de play-off {round_.table} de la saison {round_.season.name}"
+        return Text(f"la table de play-off {round_.table} de la saison ", season)
     if round_.stage == round_.FINAL:
-        return f"la finale de la saison {round_.season.name}"
-    return f"la manche {round_.number} de la saison {round_.season.name}"
+        return Text("la finale de la saison ", season)
+    return Text(f"la manche {round_.number} de la saison ", season)
+
+
+def at_place(place):
+    return Text(", ", Typed(place)) if place else Text()
 
 
 def homologated(round_):
     seats = list(round_.seats.select_related("player").order_by("rank", "position"))
     podium = seats[:3]
     lines = [
-        f"{MEDALS[index]} {seat.player.name} : {french.signed(seat.total)}"
+        Text(f"{MEDALS[index]} ", Typed(seat.player.name), f" : {french.signed(seat.total)}")
         for index, seat in enumerate(podium)
     ]
     if Report.objects.filter(round=round_).exists():  # public from now on, with its round
-        lines.append(f"Compte-rendu : {absolute(f'/manches/{round_.pk}/compte-rendu/')}")
-    place = f", {round_.place}" if round_.place else ""
+        lines.append(Text(f"Compte-rendu : {absolute(f'/manches/{round_.pk}/compte-rendu/')}"))
     return Announcement(
         ROUND,
         f"round:{round_.pk}",
-        f"Homologuée : {round_name(round_)} (jouée le {round_.date:%d/%m/%Y}{place})",
+        Text(
+            "Homologuée : ",
+            round_name(round_),
+            f" (jouée le {round_.date:%d/%m/%Y}",
+            at_place(round_.place),
+            ")",
+        ),
         lines,
         absolute(round_.get_absolute_url()),
         {
@@ -74,11 +127,11 @@ def homologated(round_):
 
 def published(report):
     round_ = report.round
-    author = f" par {report.author.name}" if report.author_id else ""
+    author = Text(" par ", Typed(report.author.name)) if report.author_id else Text()
     return Announcement(
         REPORT,
         f"report:{report.pk}",
-        f"Compte-rendu publié{author} : {round_name(round_)}",
+        Text("Compte-rendu publié", author, " : ", round_name(round_)),
         [],
         absolute(f"/manches/{round_.pk}/compte-rendu/"),
         {"season": round_.season.name, "round": round_.number, "stage": round_.stage, "table": round_.table},
@@ -86,8 +139,7 @@ def published(report):
 
 
 def night_words(night):
-    when = f"{night.date:%d/%m/%Y} à {night.time:%H:%M}"
-    return when + (f", {night.place}" if night.place else "")
+    return Text(f"{night.date:%d/%m/%Y} à {night.time:%H:%M}", at_place(night.place))
 
 
 def night_data(night):
@@ -106,8 +158,8 @@ def confirmed(night, coming):
     return Announcement(
         TABLE,
         f"table:{night.pk}:{night.sequence}",  # moved, it may be confirmed again
-        f"Table confirmée : soirée du {night_words(night)}",
-        [f"{french.plural(len(coming), 'joueur')} : {', '.join(coming)}"],
+        Text("Table confirmée : soirée du ", night_words(night)),
+        [Text(f"{french.plural(len(coming), 'joueur')} : ", Typed(", ".join(coming)))],
         absolute(night.get_absolute_url()),
         night_data(night) | {"players": list(coming)},
     )
@@ -117,7 +169,7 @@ def moved(night):
     return Announcement(
         MOVED,
         f"night:{night.pk}:{night.sequence}",
-        f"Soirée déplacée : désormais le {night_words(night)}",
+        Text("Soirée déplacée : désormais le ", night_words(night)),
         [],
         absolute(night.get_absolute_url()),
         night_data(night),
@@ -128,8 +180,8 @@ def cancelled(night, reason):
     return Announcement(
         CANCELLED,
         f"night:{night.pk}:{night.sequence}",
-        f"Soirée annulée : celle du {night_words(night)}",
-        [f"Motif : {reason}"] if reason else [],
+        Text("Soirée annulée : celle du ", night_words(night)),
+        [Text("Motif : ", Typed(reason))] if reason else [],
         absolute(night.get_absolute_url()),
         night_data(night) | {"reason": reason},
     )

@@ -1,5 +1,6 @@
 """A webhook of the federation's group chat, and its outbox: one row per announcement and
-webhook, written in the act's transaction, delivered once (`webhooks.delivery`).
+webhook, written in the act's transaction, posted by one process at a time until delivered,
+with the same idempotency key at every attempt (`webhooks.delivery`).
 
 A webhook's URL holds its secret (Discord's and Slack's token is in the path): it is shown whole
 only in its own edit form; everywhere else (lists, history, logs, errors) by its host
@@ -72,6 +73,9 @@ class Delivery(models.Model):
     status = models.CharField(_("état"), max_length=10, choices=STATUSES, default=PENDING)
     attempts = models.PositiveSmallIntegerField(_("essais"), default=0)
     next_attempt_at = models.DateTimeField(_("prochain essai"), default=timezone.now)
+    # When the row was last claimed to be sent: a row still « en cours d'envoi » long after it
+    # is stuck (webhooks.delivery.stuck_after), and claimed again.
+    claimed_at = models.DateTimeField(_("réservée le"), null=True, blank=True)
     last_error = models.CharField(_("dernière erreur"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("écrite le"), default=timezone.now)
     sent_at = models.DateTimeField(_("envoyée le"), null=True, blank=True)

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from championship.services import homologate_round
-from federation import outbox
 from gamenights import services as nights
 from tests.child_pytest import run_child_pytest
 from tests.factories import make_round
@@ -43,7 +42,7 @@ def test_each_format_gets_its_body_after_the_commit(chat, season, president, set
         Webhook.objects.create(name=name, url=chat.url(f"/{name}"), format=name)
     round_ = make_round(season, status="submitted")
     homologate_round(round_, president.user)
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     bodies = dict(chat.posts)
     assert sorted(bodies) == ["/discord", "/json", "/matrix", "/slack"]
     page = f"https://tarot.example/manches/{round_.pk}/"
@@ -67,7 +66,7 @@ def test_a_failure_is_retried_by_the_command_with_back_off(chat, night):
     chat.status = 500
     before = timezone.now()
     nights.cancel_night(night, reason="salle prise")
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     row = Delivery.objects.get()
     assert (row.status, row.attempts, row.last_error) == ("pending", 1, "HTTP 500")
     assert before + delivery.backoff(1) <= row.next_attempt_at <= timezone.now() + delivery.backoff(1)
@@ -91,7 +90,7 @@ def test_a_refused_connection_is_retried_then_given_up(night):
         port = closed.getsockname()[1]
     Webhook.objects.create(name="json", url=f"http://127.0.0.1:{port}/hook", format="json")
     nights.cancel_night(night, reason="salle prise")
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     row = Delivery.objects.get()
     assert (row.status, row.attempts) == ("pending", 1)
     assert row.last_error.startswith("connexion impossible")
@@ -110,18 +109,11 @@ def test_a_background_failure_is_logged_and_left_to_the_command(chat, night, cap
 
     monkeypatch.setattr(delivery, "deliver", broken)
     nights.cancel_night(night, reason="salle prise")
-    assert outbox.wait(10)
-    assert "annonces non envoyées en arrière-plan" in caplog.text
+    assert delivery.wait(10)
+    assert "erreur pendant son envoi, laissée au prochain passage" in caplog.text
     monkeypatch.undo()
     assert Delivery.objects.get().status == "pending"
     assert deliver_command() == "1 livrée(s), 0 à réessayer, 0 abandonnée(s).\n"
-
-
-def test_only_http_addresses_are_posted_to(tmp_path):
-    target = tmp_path / "cible.txt"
-    target.write_text("rien")
-    assert delivery.post(target.as_uri(), {"text": "x"}) == "adresse refusée (http ou https seulement)"
-    assert delivery.post("ftp://127.0.0.1/x", {}) == "adresse refusée (http ou https seulement)"
 
 
 def test_the_back_off_doubles_up_to_six_hours():
@@ -141,7 +133,7 @@ def test_a_hung_chat_does_not_hold_the_officials_act(chat, night, client, board_
     assert response.status_code == 302
     assert chat.entered.wait(10)  # the post has reached the chat…
     assert not chat.finished.is_set()  # …which has not answered, yet the page has
-    assert outbox.wait(10)  # the post gives up after WEBHOOK_TIMEOUT
+    assert delivery.wait(10)  # the post gives up after WEBHOOK_TIMEOUT
     chat.release.set()
     row = Delivery.objects.get()
     assert (row.status, row.last_error) == ("pending", "délai dépassé")

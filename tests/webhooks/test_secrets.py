@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from federation import outbox
 from gamenights import services as nights
 from tests.webhooks.conftest import SECRET
+from webhooks import delivery
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,10 +21,10 @@ def test_the_logs_and_errors_show_the_host_never_the_secret(chat, discord, seaso
     caplog.set_level(logging.INFO, logger="webhooks")
     chat.status = 500
     nights.change_night(night, place="Au Bar")
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     chat.status = 204
     nights.cancel_night(night, reason="pluie")
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     messages = [record.getMessage() for record in caplog.records if record.name == "webhooks"]
     assert messages == [
         "annonce night_moved non livrée à 127.0.0.1 (essai 1) : HTTP 500",
@@ -37,7 +37,7 @@ def test_the_logs_and_errors_show_the_host_never_the_secret(chat, discord, seaso
 def test_the_admin_lists_and_history_hide_the_secret(chat, discord, season, client):
     night = nights.schedule_night(season, date=datetime.date(2010, 11, 19))
     nights.cancel_night(night, reason="pluie")
-    assert outbox.wait(10)
+    assert delivery.wait(10)
     admin = get_user_model().objects.create_superuser("chef", password="secret-pass-1")
     client.force_login(admin)
     pages = [

@@ -1,15 +1,17 @@
 """`python manage.py deliver_webhooks`: post the announcements due (new ones a background
-thread missed, failed ones whose next attempt has come), each claimed first so that two runs
-never post one twice. For cron, every minute or five (docs/exploitation.md)."""
+thread missed, failed ones whose next attempt has come, stuck ones « en cours d'envoi » long
+after their claim), each claimed first so that two runs never post one at once. A row whose
+sending raises is logged and left to the next run, the others sent all the same; the command
+then ends in error (for cron's mail). For cron, every minute or five (docs/exploitation.md)."""
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from webhooks import delivery
 from webhooks.models import Delivery
 
 
 class Command(BaseCommand):
-    help = "Envoie les annonces dues aux webhooks (nouvelles ou à réessayer)."
+    help = "Envoie les annonces dues aux webhooks (nouvelles, à réessayer ou bloquées)."
 
     def handle(self, *args, **options):
         results = delivery.deliver_all(delivery.due())
@@ -17,3 +19,6 @@ class Command(BaseCommand):
         later = results.count(Delivery.PENDING)
         failed = results.count(Delivery.FAILED)
         self.stdout.write(f"{sent} livrée(s), {later} à réessayer, {failed} abandonnée(s).")
+        errors = results.count(delivery.ERROR)
+        if errors:
+            raise CommandError(f"{errors} annonce(s) en erreur : voir le journal (logger webhooks).")
