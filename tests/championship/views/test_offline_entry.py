@@ -5,6 +5,7 @@ a deal sent again is stored once and answered as stored; a refusal says why, in 
 import uuid
 
 import pytest
+from django.templatetags.static import static
 from django.urls import reverse
 
 from championship import services
@@ -135,4 +136,4 @@ def test_the_entry_page_form_carries_an_empty_version_and_the_offline_queue(as_u
     assert f'data-send="{send_url(example)}"' in html
     assert f'data-version="{example.version}"' in html
     assert 'data-sw="/sw.js"' in html
-    assert "js/offline-entry.js" in html and "js/idb-keyval.min.js" in html
+    assert static("js/offline-entry.js") in html and static("js/idb-keyval.min.js") in html
