@@ -71,14 +71,16 @@ def cached(kind, season, as_of, compute):
     return cached_many(kind, [season], lambda _season: as_of, lambda seasons: [compute()])[season.pk]
 
 
-def cached_many(kind, seasons, as_of, compute):
+def cached_many(kind, seasons, as_of, compute, tokens=None):
     """`{season pk: figures}` of several seasons with one token read and one cache read:
     `as_of(season)` gives the date of each, `compute(seasons)` the figures of those not cached,
-    in their order."""
+    in their order. `tokens`: the seasons' tokens as `read_tokens` gave them in the same read
+    snapshot, not read again."""
     seasons = list(seasons)
     if not seasons:
         return {}
-    tokens = read_tokens([season.pk for season in seasons])
+    if tokens is None:
+        tokens = read_tokens([season.pk for season in seasons])
     storing = in_read_snapshot()
     keys, stored = {}, set()
     for season in seasons:
