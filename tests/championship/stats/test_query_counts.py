@@ -46,6 +46,7 @@ def next_season():
 def pages(current):
     alice, bruno = (Player.objects.get(name=name).pk for name in ("Alice", "Bruno"))
     return {
+        "player_page": f"/joueurs/{alice}/",
         "player": f"/joueurs/{alice}/statistiques/",
         "player_json": f"/joueurs/{alice}/statistiques/?format=json",
         "player_season": f"/joueurs/{alice}/statistiques/?saison={current.name}",
@@ -88,7 +89,17 @@ def cold(client, url):
     return queries(client, url)
 
 
-PAGES = ["player", "player_json", "player_season", "deals", "head_to_head", "palmares", "partners", "rating"]
+PAGES = [
+    "player_page",
+    "player",
+    "player_json",
+    "player_season",
+    "deals",
+    "head_to_head",
+    "palmares",
+    "partners",
+    "rating",
+]
 
 
 @pytest.mark.parametrize("page", PAGES)
