@@ -1,7 +1,7 @@
 """Each season's statistics, read once and cached under the season's token.
 
 Two kinds of piece, each computed for a whole season at once (one pass over its deals and
-seats) and cached by `championship.summaries.cached_many`:
+seats) and cached by `championship.lib.summaries.cached_many`:
 
 - ``stats:game``: every homologated round's deals (regular, play-offs and final, as the player
   page counts them): each player's figures (`scoring.stats.game`), who called whom
@@ -281,7 +281,7 @@ def player_records(player, seasons):
 
 def cached_page(kind, seasons, compute):
     """`compute()`, a page's figures read from `seasons`, cached under their tokens: those of one
-    season as its other figures (`championship.summaries.cached`); those of several under a key
+    season as its other figures (`championship.lib.summaries.cached`); those of several under a key
     of every token, kept with the figures of the latest season (whose state changes most often:
     a file cache drops them with its state). Computed, not stored, when a season has no token
     yet or the running transaction wrote to one of them. One token read, whatever the number of
