@@ -74,6 +74,17 @@ def rounded_percent(part: int, whole: int) -> int | None:
     return (200 * part + whole) // (2 * whole)
 
 
+def rounded(value: float, digits: int = 1) -> float:
+    """``value`` rounded to ``digits`` decimals, never a negative zero: −1/34 gives ``0.0``,
+    not ``-0.0`` (which a JSON page would print as such).
+
+    The one rounding of every decimal figure a page shows or its JSON gives (a statistics
+    average, a rating): round once, from the unrounded value, at the end. The nearest value,
+    as Python's ``round`` gives it for a float."""
+    result = round(value, digits)
+    return 0.0 if result == 0 else float(result)
+
+
 def percent(part: int, whole: int) -> str:
     """``rounded_percent`` as French writes it: « 63 % » (a no-break space before the sign);
     "" of nothing."""

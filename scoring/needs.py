@@ -66,7 +66,8 @@ class Need:
     least: int  # what they bring him at worst (every round at the floor)
     most: int  # what they bring him at best (every round at the cap)
     to_play: int  # rounds he must still play to be ranked (0 when ranked)
-    reachable: bool  # a place is still possible
+    reachable: bool  # a place is still possible (no round left: the final ranking's word,
+    # which `scoring.playoff_race.playoff_race` gives; here only whether he is ranked)
 
     @property
     def gap(self) -> int | None:

@@ -141,7 +141,12 @@ def playoff_race(
     late: Mapping[str, int] | None = None,
 ) -> tuple[dict[str, Status], dict[str, Need]]:
     """`playoff_status` and what each player needs (`scoring.needs.needs`) of the same inputs,
-    the needs computed once: the statuses of those in contention give them."""
+    the needs computed once: the statuses of those in contention give them.
+
+    A need's ``reachable`` is its status's word, so that the qualification page (the statuses)
+    and its JSON (the needs) never disagree: a place is within reach unless he is eliminated.
+    While rounds remain, `scoring.needs` finds the same on the same model; with no round left,
+    the final ranking decides (its tie-breaks, which `scoring.needs` does not know)."""
     round_late, late = _checked_inputs(current, remaining_rounds, round_late, late)
     loss, gain = round_bounds(rulebook)
     need = needs(
@@ -156,8 +161,8 @@ def playoff_race(
     )
     if remaining_rounds == 0:
         if late:
-            return _final_statuses_with_late(current, rulebook, late), need
-        return _final_statuses(current, rulebook), need
+            return _as_statuses(_final_statuses_with_late(current, rulebook, late), need)
+        return _as_statuses(_final_statuses(current, rulebook), need)
     race = _Race(
         remaining=remaining_rounds,
         places=rulebook.cup.playoff_players,
@@ -167,7 +172,15 @@ def playoff_race(
         coming=sum(round_late),
         late=late,
     )
-    return {me.player: _player_status(me, current, race, need[me.player]) for me in current}, need
+    statuses = {me.player: _player_status(me, current, race, need[me.player]) for me in current}
+    return _as_statuses(statuses, need)
+
+
+def _as_statuses(statuses, need):
+    """``(statuses, needs)``, each need's ``reachable`` as his status says: not eliminated."""
+    return statuses, {
+        player: replace(one, reachable=statuses[player].code != ELIMINATED) for player, one in need.items()
+    }
 
 
 def _checked_inputs(current, remaining_rounds, round_late, late):

@@ -39,7 +39,8 @@ from django.utils.translation import get_language
 from championship.lib.figure_tokens import read_tokens
 from federation.snapshot import in_read_snapshot
 
-PREFIX = "tarot:v3"
+# v4: the rating piece keeps μ and σ unrounded, a need's `reachable` is its status's word
+PREFIX = "tarot:v4"
 TIMEOUT = 7 * 24 * 3600  # figures of a date nobody asks for any more leave by themselves
 LOCK_TIMEOUT = 30  # seconds a lock outlives a worker killed while computing (gunicorn's timeout)
 WAIT = 10.0  # seconds a reader waits for another's computation before computing itself
@@ -70,14 +71,16 @@ def cached(kind, season, as_of, compute):
     return cached_many(kind, [season], lambda _season: as_of, lambda seasons: [compute()])[season.pk]
 
 
-def cached_many(kind, seasons, as_of, compute):
+def cached_many(kind, seasons, as_of, compute, tokens=None):
     """`{season pk: figures}` of several seasons with one token read and one cache read:
     `as_of(season)` gives the date of each, `compute(seasons)` the figures of those not cached,
-    in their order."""
+    in their order. `tokens`: the seasons' tokens as `read_tokens` gave them in the same read
+    snapshot, not read again."""
     seasons = list(seasons)
     if not seasons:
         return {}
-    tokens = read_tokens([season.pk for season in seasons])
+    if tokens is None:
+        tokens = read_tokens([season.pk for season in seasons])
     storing = in_read_snapshot()
     keys, stored = {}, set()
     for season in seasons:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from championship.labels import poignee_count
+from championship.lib.figure_tokens import read_tokens
 from championship.lib.summaries import cached_many
 from championship.models import ChampionshipLine, Deal, Round, Seat
 from championship.standings.lateness import default_as_of
@@ -143,19 +144,21 @@ def _pieces(player, seasons, current):
     query) and cached together under the season's generation, each piece pickled on its own:
     a page unpickles the outer table of each season (cheap: bytes) and its player's piece only.
     Only the `current` season's pieces keep the round-by-round series of the chart (the bulk of
-    a piece), under a key of their own.
+    a piece), under a key of their own. The seasons' tokens are read once for both.
     """
 
     past = [season for season in seasons if season != current]
-    packed = packed_pieces(past, current=False)
+    tokens = read_tokens([season.pk for season in seasons])
+    packed = packed_pieces(past, current=False, tokens=tokens)
     if current in seasons:
-        packed.update(packed_pieces([current], current=True))
+        packed.update(packed_pieces([current], current=True, tokens=tokens))
     return {pk: pickle.loads(every.get(player.pk, every[None])) for pk, every in packed.items()}
 
 
-def packed_pieces(seasons, *, current):
+def packed_pieces(seasons, *, current, tokens=None):
     """`{season pk: {player pk: pickled PlayerSeasonPiece}}` of `seasons`, cached (see
-    `_pieces`); the chart's series only for the `current` season."""
+    `_pieces`); the chart's series only for the `current` season. `tokens`: the seasons' tokens
+    already read (`championship.lib.summaries.cached_many`)."""
 
     def compute(missing):
         standings = seasons_standings(missing)
@@ -177,7 +180,8 @@ def packed_pieces(seasons, *, current):
             for pk in (season.pk for season in missing)
         ]
 
-    return cached_many("players:current" if current else "players", seasons, default_as_of, compute)
+    kind = "players:current" if current else "players"
+    return cached_many(kind, seasons, default_as_of, compute, tokens)
 
 
 def season_pieces(standings, counts, with_series):

@@ -1,7 +1,8 @@
 """What each player needs for the play-offs, read from the season (`scoring.needs`), on the same
-bound as the play-off statuses (`championship.cup.season_outlook`: the rounds still to count,
-through `championship.cup.remaining_rounds`, and what the late-report malus may still add) and
-computed with them (`championship.cup.outlook.season_race`), written in the page's language."""
+bound as the play-off statuses (`championship.cup.outlook.season_outlook`: the rounds still to
+count, through `championship.cup.outlook.remaining_rounds`, and what the late-report malus may
+still add) and computed with them (`championship.cup.outlook.season_race`, whose needs say a
+place is reachable as the statuses do), written in the page's language."""
 
 from __future__ import annotations
 

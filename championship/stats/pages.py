@@ -2,7 +2,8 @@
 
 Every function returns plain data (dicts, lists, numbers, names), the same for the HTML page and
 its JSON (``?format=json``): a figure and the address of the deals or rounds it counts travel
-together. Fractions of points (the point flow) are rounded to the point only here.
+together. Fractions of points (the point flow) are rounded to the point only here, a decimal
+figure (the average margin) to the tenth by `scoring.french.rounded` (never a negative zero).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from championship.stats.links import all_seasons, deals_url, h2h_url, player_url
 from championship.stats.palmares import palmares_of
 from championship.stats.pieces import cached_page, player_cached, player_games, season_game
 from federation.models import Season
-from scoring.french import rounded_percent
+from scoring.french import rounded, rounded_percent
 from scoring.ranking import name_key
 from scoring.stats.flow import Partnership, best_partner, bete_noire, net_with
 from scoring.stats.game import DEAL_FIELDS, figure_slug, has_figure
@@ -89,7 +90,7 @@ def _player_stats(player, season, chosen):
             {"code": code, "takes": f(("takes", code)), "made": f(("made", code), of=("takes", code))}
             for code in CONTRACTS
         ],
-        "average_margin": round(margin / counts["margin_takes"], 1) if counts["margin_takes"] else None,
+        "average_margin": rounded(margin / counts["margin_takes"]) if counts["margin_takes"] else None,
         "petit": f("take_petit"),
         "petit_lost": f("take_petit_lost"),
         "poignees": f("take_poignee"),

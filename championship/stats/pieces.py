@@ -1,7 +1,7 @@
 """Each season's statistics, read once and cached under the season's token.
 
 Two kinds of piece, each computed for a whole season at once (one pass over its deals and
-seats) and cached by `championship.summaries.cached_many`:
+seats) and cached by `championship.lib.summaries.cached_many`:
 
 - ``stats:game``: every homologated round's deals (regular, play-offs and final, as the player
   page counts them): each player's figures (`scoring.stats.game`), who called whom
@@ -281,10 +281,11 @@ def player_records(player, seasons):
 
 def cached_page(kind, seasons, compute):
     """`compute()`, a page's figures read from `seasons`, cached under their tokens: those of one
-    season as its other figures (`championship.summaries.cached`); those of several under a key
+    season as its other figures (`championship.lib.summaries.cached`); those of several under a key
     of every token, kept with the figures of the latest season (whose state changes most often:
     a file cache drops them with its state). Computed, not stored, when a season has no token
-    yet or the running transaction wrote to one of them."""
+    yet or the running transaction wrote to one of them. One token read, whatever the number of
+    seasons (the latest season's token is not read again to store the figures beside it)."""
     seasons = list(seasons)
     if len(seasons) == 1:
         return cached(kind, seasons[0], None, compute)
@@ -296,7 +297,10 @@ def cached_page(kind, seasons, compute):
     every = "|".join(f"{pk}:{token}" for pk, (token, _here) in sorted(tokens.items()))
     digest = hashlib.blake2b(every.encode(), digest_size=12).hexdigest()
     latest = max(seasons, key=lambda season: (season.start_date, season.pk))
-    return cached(f"{kind}:{digest}", latest, None, compute)
+    found = cached_many(
+        f"{kind}:{digest}", [latest], _no_date, lambda _latest: [compute()], {latest.pk: tokens[latest.pk]}
+    )
+    return found[latest.pk]
 
 
 def cached_body(kind, seasons, render, *, player=None):

@@ -1,6 +1,10 @@
 """The rating of a season apart from the championship (`scoring.stats.rating`), read from its
 homologated rounds' deals in the order played and cached under the season's token
-(``stats:rating``), like the other pieces."""
+(``stats:rating``), like the other pieces.
+
+The piece keeps each player's μ and σ as openskill gives them; the page rounds every figure
+once, from them (`scoring.french.rounded`): the low bound μ − 3σ is then the rating beside it,
+which it would not always be from μ and σ already rounded."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from django.urls import reverse
 
 from championship.lib.summaries import cached_many
 from championship.models import Deal, Round, Seat
+from scoring.french import rounded
 from scoring.ranking import name_key
 from scoring.stats.rating import ratings
 
@@ -43,9 +48,8 @@ def _ratings_of_seasons(seasons):
                 {
                     "player_id": r.player,
                     "player": names[season.pk].get(r.player, ""),
-                    "rating": round(r.shown, 1),
-                    "mu": round(r.mu, 1),
-                    "sigma": round(r.sigma, 1),
+                    "mu": r.mu,  # unrounded: the page rounds each figure once
+                    "sigma": r.sigma,
                     "deals": r.deals,
                     "won": r.won,
                 }
@@ -56,21 +60,29 @@ def _ratings_of_seasons(seasons):
 
 
 def season_ratings(seasons):
-    """`{season pk: [row]}`, best rating first, cached."""
+    """`{season pk: [row]}`, best rating first, cached; μ and σ unrounded."""
     return cached_many("stats:rating", list(seasons), lambda _season: None, _ratings_of_seasons)
 
 
 def season_rating(season):
-    """The rating page's figures: every player rated in the season, best first, with his rank."""
+    """The rating page's figures: every player rated in the season, best first, with his rank;
+    the rating μ − 3σ, μ, σ and the bounds μ ∓ 3σ each rounded once from the unrounded μ and σ
+    (the low bound is the rating)."""
     rows = season_ratings([season])[season.pk]
     shown = []
     for index, row in enumerate(rows, start=1):
+        mu, sigma = row["mu"], row["sigma"]
         shown.append(
             {
                 "rank": index,
-                **{key: value for key, value in row.items() if key != "player_id"},
-                "low": round(row["mu"] - 3 * row["sigma"], 1),
-                "high": round(row["mu"] + 3 * row["sigma"], 1),
+                "player": row["player"],
+                "rating": rounded(mu - 3 * sigma),
+                "mu": rounded(mu),
+                "sigma": rounded(sigma),
+                "deals": row["deals"],
+                "won": row["won"],
+                "low": rounded(mu - 3 * sigma),
+                "high": rounded(mu + 3 * sigma),
                 "player_url": reverse("championship:player_stats", args=[row["player_id"]])
                 + f"?saison={season.name}",
             }

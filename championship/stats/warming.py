@@ -1,7 +1,8 @@
-"""The statistics of a season computed again after a write (`championship.warming` calls
+"""The statistics of a season computed again after a write (`championship.views.warming` calls
 `warm`): its pieces (`pieces`, `rating`), its partners page, the federation's palmarès and what
-each player needs, so that the next reader finds them ready. A player's career and head-to-head
-pages are assembled from the pieces at their first reading."""
+each player needs, so that the next reader finds them ready. The players' pages that were read
+and that the write changed are computed again by `championship.views.stats.refresh_player_pages`;
+a head-to-head page is assembled from the pieces at its first reading."""
 
 from championship.cup.outlook import season_race
 from championship.stats import pages, palmares

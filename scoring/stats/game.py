@@ -1,4 +1,4 @@
-"""What a player did in a deal, as the keys of the figures his pages count (docs/regles.md §5.7).
+"""What a player did in a deal, as the keys of the figures his pages count (docs/statistiques.md §3).
 
 A deal is a mapping with the stored fields of `DEAL_FIELDS` (players by id); `deal_figures(deal,
 me)` lists the figures the deal adds one to for the player `me`. The same list decides a count

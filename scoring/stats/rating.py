@@ -1,4 +1,4 @@
-"""A rating apart from the championship (docs/statistiques.md §5): openskill's Plackett-Luce
+"""A rating apart from the championship (docs/statistiques.md §7): openskill's Plackett-Luce
 model (Weng and Lin's Bayesian approximation), team-aware, one deal at a time.
 
 Each played deal is a game of two teams: the attack (the taker, and his partner when he called

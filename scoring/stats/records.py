@@ -1,5 +1,5 @@
 """The palmarès across seasons: record round totals, most round wins, the longest winning and
-losing streaks, the best seasons (docs/regles.md §5).
+losing streaks, the best seasons (docs/statistiques.md §5).
 
 A player's rounds are the counted rounds he sat at (homologated, regular), in the order they were
 played (date, then number), across seasons: a ``Result`` each. A round is *won* at rank 1 (ties

@@ -1,10 +1,22 @@
 """The French formatter (scoring.french): worked examples of every function."""
 
+import json
 from decimal import Decimal
 
 import pytest
 
-from scoring.french import agree, elide, num, of_name, ordinal, percent, plural, rounded_percent, signed
+from scoring.french import (
+    agree,
+    elide,
+    num,
+    of_name,
+    ordinal,
+    percent,
+    plural,
+    rounded,
+    rounded_percent,
+    signed,
+)
 
 MINUS = "\N{MINUS SIGN}"
 NBSP = "\N{NO-BREAK SPACE}"
@@ -63,6 +75,27 @@ def test_it_groups_thousands_with_a_no_break_space_when_asked(value, shown):
 )
 def test_it_signs_a_gain_or_a_loss(value, shown):
     assert signed(value) == shown
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "shown"),
+    [
+        (-1 / 34, 1, "0.0"),  # a career's average margin: −0.029…
+        (-0.04, 1, "0.0"),
+        (-0.05000001, 1, "-0.1"),
+        (-0.0, 1, "0.0"),
+        (0.0, 1, "0.0"),
+        (-0.634 - 3 * 3.150, 1, "-10.1"),  # a rating's low bound, from the unrounded μ and σ
+        (-0.634 + 3 * 3.150, 1, "8.8"),
+        (-0.004, 2, "0.0"),
+        (-0.006, 2, "-0.01"),
+        (7, 1, "7.0"),
+        (-7, 1, "-7.0"),
+    ],
+)
+def test_a_rounded_figure_is_never_a_negative_zero(value, digits, shown):
+    """What a JSON page prints of it (`json.dumps`): never « -0.0 »."""
+    assert json.dumps(rounded(value, digits)) == shown
 
 
 def test_it_signs_a_large_gain_with_grouped_thousands():

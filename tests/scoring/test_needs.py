@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.needs import ASSURED, FINAL, HELP, OUT, SECURE, french, needs
-from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED, playoff_status, round_bounds
+from scoring.playoff_race import (
+    ELIMINATED,
+    IN_CONTENTION,
+    QUALIFIED,
+    playoff_race,
+    playoff_status,
+    round_bounds,
+)
 from scoring.ranking import PlayerSeason
 from scoring.rulebook import load_default_rulebook
 
@@ -289,3 +296,63 @@ def test_taking_what_he_needs_makes_the_race_call_him_qualified():
     ):
         changed = [replace(p, points=p.points + extra) if p.player == "B" else p for p in current]
         assert playoff_status(changed, 3, rulebook)["B"].code == expected
+
+
+# --- reachable: the status's word, whatever the season's state -------------------------------------
+
+
+def test_in_a_finished_season_a_player_out_of_the_places_cannot_reach_one():
+    """No round left: the final ranking decides (`playoff_status`), and what each player needs
+    says the same of him. Alice 30 and Bruno 20 (ahead of Chloé on wins) take the 2 places;
+    Chloé, 3rd, is out (« hors course »), David (2 rounds, not ranked) too."""
+    default = load_default_rulebook()
+    rulebook = default.model_copy(update={"cup": default.cup.model_copy(update={"playoff_players": 2})})
+    current = [
+        season("Alice", 30),
+        PlayerSeason("Bruno", 20, 3, 1, 0, 0),
+        season("Chloé", 20),
+        season("David", 90, rounds=2),
+    ]
+    statuses, need = playoff_race(current, 0, rulebook)
+    assert {name: status.code for name, status in statuses.items()} == {
+        "Alice": QUALIFIED,
+        "Bruno": QUALIFIED,
+        "Chloé": ELIMINATED,
+        "David": ELIMINATED,
+    }
+    assert {name: n.reachable for name, n in need.items()} == {
+        "Alice": True,
+        "Bruno": True,
+        "Chloé": False,
+        "David": False,
+    }
+    assert {n.code for n in need.values()} == {FINAL}
+
+
+def test_in_a_finished_season_players_tied_at_the_cut_may_still_reach_a_place():
+    default = load_default_rulebook()
+    rulebook = default.model_copy(update={"cup": default.cup.model_copy(update={"playoff_players": 2})})
+    current = [season("Alice", 30), season("Bruno", 20), season("Chloé", 20), season("D", 5)]
+    statuses, need = playoff_race(current, 0, rulebook)
+    assert statuses["Bruno"].code == statuses["Chloé"].code == IN_CONTENTION
+    assert {name: n.reachable for name, n in need.items()} == {
+        "Alice": True,
+        "Bruno": True,
+        "Chloé": True,
+        "D": False,
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(race_seasons(), st.booleans(), st.booleans())
+def test_a_place_is_reachable_exactly_when_the_status_is_not_eliminated(case, finished, late_to_come):
+    """The qualification page shows the statuses, its JSON each player's `reachable`: they say
+    the same, a season running or finished, late-report maluses still to come or not."""
+    rulebook, current, remaining, round_late, late = case
+    if finished:
+        remaining, round_late = 0, ()
+    if not late_to_come:
+        late = {}
+    statuses, need = playoff_race(current, remaining, rulebook, round_late=round_late, late=late)
+    for player, status in statuses.items():
+        assert need[player].reachable == (status.code != ELIMINATED), (player, status, need[player])

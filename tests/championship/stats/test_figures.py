@@ -208,7 +208,7 @@ def test_the_rating(three_rounds):
     assert wins == {"Alice": 3, "Bruno": 4, "Chloé": 4, "David": 3, "Émile": 4}
     ratings = [row["rating"] for row in data["players"]]
     assert ratings == sorted(ratings, reverse=True)
-    assert all(abs(row["low"] - row["rating"]) <= 0.2 for row in data["players"])  # mu − 3 sigma
+    assert all(row["low"] == row["rating"] for row in data["players"])  # both mu − 3 sigma, rounded once
     assert all(row["low"] < row["mu"] < row["high"] for row in data["players"])
 
 

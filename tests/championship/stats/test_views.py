@@ -198,6 +198,28 @@ def test_the_qualification_page_says_what_each_player_needs(client, three_rounds
     assert {"code", "needed", "least", "most", "to_play", "reachable"} <= set(data["needs"][0])
 
 
+def test_in_a_finished_season_the_json_says_hors_course_as_the_page_does(client, three_rounds):
+    """No regular round left, 2 places: the page calls the 3 players below the cut « hors
+    course »; the JSON says a place is out of their reach, and within reach of the 2 others."""
+    season = three_rounds[0].season
+    season.remaining_rounds = 0
+    season.rulebook_text = default_rulebook_text().replace("playoff_players = 10", "playoff_players = 2")
+    season.save()
+    url = reverse("championship:cup_status", args=[season.name])
+    page = markup.unescape(client.get(url).content.decode())
+    shown = {
+        re.search(r"<a [^>]*>([^<]+)</a>", row).group(1): status
+        for status, row in re.findall(r'<tr class="status-(\w+)[^"]*">(.*?)</tr>', page, re.S)
+    }
+    assert sorted(shown.values()) == ["eliminated"] * 3 + ["qualified"] * 2
+    assert "hors course" in page
+    data = client.get(url + "?format=json").json()
+    assert data["remaining"] == 0 and {need["code"] for need in data["needs"]} == {"final"}
+    assert {need["player"]: need["reachable"] for need in data["needs"]} == {
+        name: status != "eliminated" for name, status in shown.items()
+    }
+
+
 def test_a_long_list_of_deals_is_paged(client, three_rounds, monkeypatch):
     monkeypatch.setattr("championship.views.stats.DEALS_PER_PAGE", 2)
     alice = pk("Alice")
