@@ -1,15 +1,18 @@
-"""Every write of the calendar: schedule, change, cancel a night; answer for a member. Each in
-one transaction, with its history record (author and reason), the night's iCal SEQUENCE raised
-when what a calendar shows changes."""
+"""Every write of the calendar: schedule, change, cancel a night; answer for a member; the key
+of a member's own feed. Each in one transaction, with its history record (author and reason),
+the night's iCal SEQUENCE raised when what a calendar shows changes."""
 
-from django.db import transaction
+import secrets
+
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from championship import bounds
 from federation import validators
+from federation.history import audited
 from federation.models import Season
 from gamenights import cup, signals
-from gamenights.models import QUORUM, GameNight, Rsvp
+from gamenights.models import QUORUM, FeedKey, GameNight, Rsvp
 
 # What moves a night, for those who announce it (`signals.night_changed`).
 MOVING = ("date", "time", "place")
@@ -151,3 +154,36 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
         table=table or "",
         notes=f"Joueurs convoqués : {names}.",
     )
+
+
+# --- the key of a member's own feed (gamenights.links) ----------------------------------------------
+
+
+def _new_key():
+    return secrets.token_urlsafe(32)
+
+
+def feed_key(player):
+    """`player`'s feed key, made on first use (the first page that shows his address): two first
+    visits at once make one, the other reads it."""
+    found = FeedKey.objects.filter(player=player).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic(), audited(None, "adresse du calendrier créée") as audit:
+            return audit.save(FeedKey(player=player, key=_new_key()))
+    except IntegrityError:  # made meanwhile by another request
+        return FeedKey.objects.get(player=player)
+
+
+@transaction.atomic
+def renew_feed_key(player, *, user=None):
+    """A new key for `player`'s feed: the address handed out before, and any signed the old way,
+    no longer open (docs/calendrier.md, « L'adresse de son calendrier »)."""
+    found = feed_key(player)
+    found = FeedKey.objects.select_for_update().get(pk=found.pk)
+    found.key = _new_key()
+    found.renewed_at = timezone.now()
+    with audited(user, "adresse du calendrier renouvelée") as audit:
+        audit.save(found)
+    return found

@@ -183,11 +183,11 @@ def night_answer_for(request, pk):
     )
 
 
-
 def _scheduled(request, night):
     """Back to the night just scheduled, saying so."""
     messages.success(request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"})
     return redirect(night)
+
 
 @login_required
 def night_create(request, name):
@@ -329,8 +329,8 @@ def season_feed(request, name):
 
 @require_GET
 def member_feed(request, token):
-    player_pk = links.player_of_feed_token(token)
-    player = get_object_or_404(Player, pk=player_pk) if player_pk else None
+    """A member's own feed, to whoever holds its address (a bearer secret: links.feed_player)."""
+    player = links.feed_player(token)
     if player is None:
         return render(request, "gamenights/link_invalid.html", status=404)
     rsvps = dict(Rsvp.objects.filter(player=player).values_list("night_id", "answer"))

@@ -404,6 +404,10 @@ TABLE = {
     # --- reminders (notifications): the account page, and the one-click link of a reminder ---
     # A bare POST: the choices' form again with its errors; an account without a player has none.
     "compte/": [(lambda w: "/compte/", MEMBERS, "log 400 400 400 400 400 400")],
+    # « Renouveler l'adresse » of the member's own calendar: a POST of an account of a player.
+    "compte/calendrier/renouveler/": [
+        (lambda w: "/compte/calendrier/renouveler/", MEMBERS_POST_NOTHING, "log 302 302 302 302 403 403")
+    ],
     # The signed link of a reminder: anyone who holds it; GET asks, POST unsubscribes (no CSRF).
     "compte/rappels/desinscription/<str:token>/": [
         (lambda w: f"/compte/rappels/desinscription/{w.unsubscribe_token}/", EVERYONE, EVERYONE),

@@ -1,5 +1,5 @@
 """The iCal feeds, parsed back with `icalendar`: stable UIDs, SEQUENCE raised by a change,
-STATUS:CANCELLED, one member's feed behind a signed link."""
+STATUS:CANCELLED, one member's feed behind a secret address (renewal: test_member_feed.py)."""
 
 import datetime
 import time
@@ -75,5 +75,5 @@ def test_a_feed_address_handed_out_with_a_time_stamp_still_opens(client, member)
     from django.core import signing
 
     stamped = signing.dumps(member.pk, salt=links.FEED_SALT)
-    assert links.player_of_feed_token(stamped) == member.pk
+    assert links.feed_player(stamped) == member
     assert client.get(reverse("gamenights:member_feed", args=[stamped])).status_code == 200
