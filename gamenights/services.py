@@ -10,7 +10,7 @@ from django.utils import timezone
 from championship import bounds
 from federation import validators
 from federation.history import audited
-from federation.models import Season
+from federation.models import Player, Season
 from gamenights import cup, signals
 from gamenights.models import QUORUM, FeedKey, GameNight, Rsvp
 
@@ -91,12 +91,17 @@ def cancel_night(night, *, reason, user=None):
 @transaction.atomic
 def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=None):
     """`player`'s answer to `night` (Rsvp.YES, NO or MAYBE); the member himself only until the
-    night's deadline, the board (`on_behalf`) at any time and with a reason."""
+    night's deadline, the board (`on_behalf`) at any time and with a reason; never an inactive
+    player's (`Player.active`), nor does his answer given before count toward the quorum."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if value not in dict(Rsvp.ANSWERS):
         raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
     if night.cancelled:
         raise NightError("cancelled", "Cette soirée est annulée.")
+    if not Player.objects.filter(pk=player.pk, active=True).exists():
+        raise NightError(
+            "inactive", f"{player.name} est inactif : un joueur inactif ne répond pas aux soirées."
+        )
     if not on_behalf and not night.answers_open(now):
         raise NightError("deadline", "Les réponses à cette soirée sont closes.")
     reason = (reason or "").strip()
@@ -109,7 +114,9 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(night=night, player=player)
     if rsvp.pk and rsvp.answer == value and rsvp.reason == reason:
         return rsvp
-    coming = Rsvp.objects.filter(night=night, answer=Rsvp.YES).exclude(player=player).count()
+    coming = (
+        Rsvp.objects.filter(night=night, answer=Rsvp.YES, player__active=True).exclude(player=player).count()
+    )
     was_on = coming + (rsvp.answer == Rsvp.YES) >= QUORUM
     rsvp.answer, rsvp.reason = value, reason
     rsvp.answered_at = now or timezone.now()

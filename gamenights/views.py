@@ -82,7 +82,9 @@ def _night_context(request, night, **forms):
     if not context["can_enter"]:  # the others see a round once homologated (as its page)
         rounds = rounds.filter(status=Round.HOMOLOGATED)
     context["rounds"] = list(rounds)
-    if me is not None and "answer_form" not in forms:
+    if me is not None and not me.active:  # an inactive player does not answer (services.answer)
+        context["inactive"] = True
+    elif me is not None and "answer_form" not in forms:
         mine = context["mine"]
         context["answer_form"] = AnswerForm(
             initial={"answer": mine.answer, "reason": mine.reason} if mine else None
@@ -166,7 +168,13 @@ def night_answer_link(request, pk, token):
     )
     if request.method == "POST" and form.is_valid() and _answered(request, night, player, form):
         return redirect(night)
-    context = {"night": night, "player": player, "form": form, "open": night.answers_open()}
+    context = {
+        "night": night,
+        "player": player,
+        "form": form,
+        "open": night.answers_open() and player.active,
+        "inactive": not player.active,
+    }
     return render(request, "gamenights/answer_link.html", context, status=400 if form.errors else 200)
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from gamenights import links, schedule, services
+from gamenights import links, schedule, services, signals
 from gamenights.models import Rsvp
 from gamenights.services import NightError
 from tests.conftest import make_player
@@ -91,3 +91,69 @@ def test_a_cancelled_night_takes_no_answer(night, member):
     services.cancel_night(night, reason="neige")
     with pytest.raises(NightError):
         services.answer(night, member, Rsvp.YES)
+
+
+# --- an inactive player (Player.active unchecked) neither answers nor counts toward the quorum ---
+
+
+def deactivated(player):
+    player.active = False
+    player.save()
+    return player
+
+
+def test_an_inactive_player_cannot_answer(night, member, board):
+    deactivated(member)
+    for on_behalf, user in ((False, member.user), (True, board.user)):
+        with pytest.raises(NightError) as refused:
+            services.answer(night, member, Rsvp.YES, user=user, on_behalf=on_behalf)
+        assert refused.value.code == "inactive"
+        assert "Membre est inactif" in refused.value.message
+    assert not Rsvp.objects.exists()
+
+
+def test_an_inactive_players_answer_does_not_count_toward_the_quorum(night):
+    confirmed = []
+
+    def receiver(sender, night, **kwargs):
+        confirmed.append(night.pk)
+
+    signals.table_confirmed.connect(receiver)
+    try:
+        players = [make_player(f"J{i}", with_user=False) for i in range(5)]
+        for player in players[:4]:
+            services.answer(night, player, Rsvp.YES)
+        assert confirmed == [night.pk]
+        deactivated(players[0])  # he said « je viens » while still active
+        found = schedule.answers(night)
+        assert (found.table_is_on, found.missing, len(found.yes)) == (False, 1, 3)
+        assert players[0] not in [rsvp.player for rsvp in found.yes + found.no + found.maybe]
+        services.answer(night, players[4], Rsvp.YES)  # the fourth who comes: the table is on again
+        assert schedule.answers(night).table_is_on
+        assert confirmed == [night.pk, night.pk]
+    finally:
+        signals.table_confirmed.disconnect(receiver)
+
+
+def test_the_night_page_does_not_offer_an_inactive_player_to_answer(client, night, member):
+    deactivated(member)
+    client.force_login(member.user)
+    page = client.get(night.get_absolute_url()).content.decode()
+    assert 'name="answer"' not in page
+    assert "Votre fiche de joueur est inactive" in page
+    response = client.post(reverse("gamenights:night_answer", args=[night.pk]), {"answer": "yes"})
+    assert response.status_code == 400
+    assert "Votre fiche de joueur est inactive" in response.content.decode()
+    assert not Rsvp.objects.exists()
+
+
+def test_the_signed_link_of_an_inactive_player_answers_nothing(client, night, member):
+    url = links.answer_url(night, member)
+    deactivated(member)
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'name="answer"' not in page.content.decode()
+    assert "inactive" in page.content.decode()
+    response = client.post(url, {"answer": "yes"})
+    assert response.status_code == 400
+    assert not Rsvp.objects.exists()
