@@ -18,7 +18,15 @@ from gamenights.models import QUORUM, FeedKey, GameNight, Rsvp
 MOVING = ("date", "time", "place")
 # The fields whose change calendars must see (iCal SEQUENCE).
 SHOWN = ("date", "time", "place", "cancelled", "tentative", "stage", "table")
-EDITABLE = ("date", "time", "place", "host", "stage", "table", "notes", "tentative", "answers_until")
+# What the board writes of a night. Its phase is not among them: a night is regular, unless the
+# cup's scheduler makes it a play-off table's or the final's (`schedule_cup_night`), and it keeps
+# its phase (cancel it and schedule another).
+EDITABLE = ("date", "time", "place", "host", "notes", "tentative", "answers_until")
+CUP_ONLY = (
+    "Phase : une soirée de play-off ou la finale se programme depuis « Soirées de la Coupe », une "
+    "fois ses joueurs connus ; la phase d'une soirée ne change pas (annulez-la et programmez-en "
+    "une autre)."
+)
 
 
 class NightError(Exception):
@@ -42,21 +50,36 @@ def _saved(night, user, reason):
     return night
 
 
-@transaction.atomic
-def schedule_night(season, *, user=None, reason="", **fields):
-    """A new night of `season` (fields among EDITABLE)."""
+def _check_fields(fields, stage=GameNight.REGULAR, table=""):
+    """`fields` among EDITABLE; a phase given must be `stage` and `table` (a regular night's, or
+    the night's own): the cup's nights are made only by `schedule_cup_night`."""
+    phase = (fields.pop("stage", stage), fields.pop("table", table) or "")
+    if phase != (stage, table):
+        raise NightError("stage", CUP_ONLY)
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise NightError("invalid", f"Champs inconnus : {', '.join(sorted(unknown))}.")
+
+
+def _create(season, user, reason, **fields):
     _check_date(season, fields["date"])
-    night = GameNight(season=season, **fields)
-    return _saved(night, user, reason or "soirée programmée")
+    return _saved(GameNight(season=season, **fields), user, reason)
+
+
+@transaction.atomic
+def schedule_night(season, *, user=None, reason="", **fields):
+    """A new regular night of `season` (fields among EDITABLE; a play-off table's or the final's:
+    `schedule_cup_night`)."""
+    _check_fields(fields)
+    return _create(season, user, reason or "soirée programmée", **fields)
 
 
 @transaction.atomic
 def change_night(night, *, user=None, reason="", **fields):
-    """Change `night` (fields among EDITABLE); a change a calendar shows raises its SEQUENCE."""
+    """Change `night` (fields among EDITABLE, its phase kept); a change a calendar shows raises
+    its SEQUENCE."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
+    _check_fields(fields, night.stage, night.table)
     if night.cancelled:
         raise NightError("cancelled", "Cette soirée est annulée : elle ne se modifie plus.")
     if "date" in fields:
@@ -150,10 +173,10 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
             "régulières au calendrier ou à homologuer, ou des play-offs à jouer).",
         )
     names = ", ".join(player.name for player in wanted[0].players)
-    return schedule_night(
+    return _create(
         season,
-        user=user,
-        reason=CUP_REASON,
+        user,
+        CUP_REASON,
         date=date,
         time=time,
         place=place,

@@ -28,10 +28,9 @@ def statuses(season):
     return {player.name: status for player, status in season_statuses(season).items()}
 
 
-def nights(season, count, start=TODAY, stage=GameNight.REGULAR, table=""):
+def nights(season, count, start=TODAY):
     return [
-        services.schedule_night(season, date=start + datetime.timedelta(days=7 * i), stage=stage, table=table)
-        for i in range(count)
+        services.schedule_night(season, date=start + datetime.timedelta(days=7 * i)) for i in range(count)
     ]
 
 
@@ -46,7 +45,12 @@ def test_the_statuses_follow_the_calendar(season):
     season.remaining_rounds = 40  # ignored as soon as the season has a night
     season.save()
     scheduled = nights(season, 6)
-    nights(season, 2, stage=GameNight.PLAYOFF, table="A")  # not regular rounds
+    # Not regular rounds: play-off nights, written here as the cup's scheduler writes them once
+    # the seeding is known (which this season's calendar does not let it be yet).
+    for week in (1, 2):
+        GameNight.objects.create(
+            season=season, date=TODAY + datetime.timedelta(weeks=week), stage=GameNight.PLAYOFF, table="A"
+        )
     services.schedule_night(season, date=TODAY - datetime.timedelta(days=1))  # past: not to come
     assert schedule.remaining_regular_rounds(season) == 6
     assert statuses(season)["S11"].code == IN_CONTENTION  # 6 rounds × 30 points can close the gap
