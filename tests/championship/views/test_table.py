@@ -195,8 +195,18 @@ def test_a_seated_player_confirms_the_sheet(client, example):
 
 def test_a_dispute_without_comment_is_refused_naming_the_field(client, example):
     client = seated(client, "Bruno")
-    response = client.post(sign_url(example), {"verdict": "disputed", "comment": " "}, follow=True)
+    data = {"verdict": "disputed", "comment": " ", "version": example.version}
+    response = client.post(sign_url(example), data, follow=True)
     assert "Commentaire : obligatoire pour contester la feuille." in response.content.decode()
+    assert not Signoff.objects.exists()
+
+
+def test_a_sign_off_posted_without_its_version_is_refused(client, example):
+    """Posted without the version the page showed (a form of an older page, a hand-made POST),
+    a sign-off would confirm the round as it is now, a version the player never saw."""
+    client = seated(client, "Alice")
+    response = client.post(sign_url(example), {"verdict": "confirmed"}, follow=True)
+    assert "Version : la version de la feuille que vous avez lue manque" in response.content.decode()
     assert not Signoff.objects.exists()
 
 
@@ -220,7 +230,9 @@ def disputed(example):
     bruno = Player.objects.get(name="Bruno")
     bruno.user = get_user_model().objects.create_user(username="bruno", password="secret-pass-1")
     bruno.save()
-    services.sign_sheet(example, bruno.user, Signoff.DISPUTED, comment="La donne 3 était chutée")
+    services.sign_sheet(
+        example, bruno.user, Signoff.DISPUTED, version=example.version, comment="La donne 3 était chutée"
+    )
     return example
 
 
