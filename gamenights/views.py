@@ -324,7 +324,7 @@ def _ics(body, filename):
 @require_GET
 def feed(request):
     nights = GameNight.objects.select_related("season")
-    return _ics(ical.calendar(nights, request, gettext("Tarot-Bière : soirées")), "soirees.ics")
+    return _ics(ical.calendar(nights, gettext("Tarot-Bière : soirées")), "soirees.ics")
 
 
 @require_GET
@@ -332,7 +332,7 @@ def season_feed(request, name):
     season = get_object_or_404(Season, name=name)
     nights = GameNight.objects.filter(season=season)
     name = gettext("Tarot-Bière : soirées %(season)s") % {"season": season.name}
-    return _ics(ical.calendar(nights, request, name), f"soirees-{season.name}.ics")
+    return _ics(ical.calendar(nights, name), f"soirees-{season.name}.ics")
 
 
 @require_GET
@@ -344,4 +344,4 @@ def member_feed(request, token):
     rsvps = dict(Rsvp.objects.filter(player=player).values_list("night_id", "answer"))
     nights = GameNight.objects.filter(pk__in=rsvps)
     name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
-    return _ics(ical.calendar(nights, request, name, rsvps), "mes-soirees.ics")
+    return _ics(ical.calendar(nights, name, rsvps), "mes-soirees.ics")
