@@ -2,6 +2,7 @@
 signed link of an e-mail; the quorum."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -72,6 +73,17 @@ def test_the_signed_link_answers_without_logging_in(client, night, member):
     assert client.post(url, {"answer": "maybe"}).status_code == 302
     rsvp = Rsvp.objects.get()
     assert (rsvp.player, rsvp.answer, rsvp.answered_by) == (member, "maybe", None)
+
+
+def test_the_link_of_a_mail_opens_with_its_answer_ticked_and_records_nothing(client, night, member):
+    """The reminder's three links (`?reponse=yes|no|maybe`): the page opens with that answer
+    ticked, « Répondre » records it; opening it (a mail scanner does) answers nothing."""
+    url = links.answer_url(night, member)
+    html = client.get(url, {"reponse": "no"}).content.decode()
+    assert re.search(r'<input type="radio" name="answer" value="no"[^>]*checked', html)
+    assert not re.search(r'<input type="radio" name="answer" value="yes"[^>]*checked', html)
+    assert '<button type="submit">Répondre</button>' in html
+    assert not Rsvp.objects.exists()
 
 
 def test_a_forged_or_foreign_link_is_refused(client, night, open_season, member):
