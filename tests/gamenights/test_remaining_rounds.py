@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from championship.cup.outlook import remaining_rounds, season_statuses
 from championship.models import Round
@@ -91,3 +93,16 @@ def test_the_migration_turns_the_count_into_tentative_nights(season, monkeypatch
     migration.counts_from_nights(apps, None)
     season.refresh_from_db()
     assert (season.remaining_rounds, GameNight.objects.count()) == (3, 0)
+
+
+def test_the_admin_says_the_typed_count_serves_only_a_season_without_nights(client, season):
+    """The count typed in the season's admin decides the play-off statuses only while the season
+    has no night on its calendar (`schedule.remaining_regular_rounds`): its label and help say so,
+    no longer « sert à décider … qui est qualifié »."""
+    client.force_login(get_user_model().objects.create_superuser(username="root", password="secret-pass-1"))
+    html = client.get(reverse("admin:federation_season_change", args=[season.pk])).content.decode()
+    assert "Sert à décider" not in html
+    assert "sans calendrier" in html
+    assert "Dès la première soirée programmée, seul le calendrier compte" in html
+    listing = client.get(reverse("admin:federation_season_changelist")).content.decode()
+    assert "sans calendrier" in listing
