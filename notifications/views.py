@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -55,7 +54,7 @@ def feed_renew(request):
             "vos agendas à celle-ci."
         ),
     )
-    return redirect(reverse("notifications:account") + "#mon-agenda")
+    return redirect("notifications:account")  # its message on top: the old address is closed
 
 
 @csrf_exempt  # the one-click POST of a mail client carries no CSRF token: the signature is the proof

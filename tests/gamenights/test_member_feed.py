@@ -37,7 +37,7 @@ def test_renewing_the_address_closes_the_old_one(client, member, night):
     assert shown_address(client) == old  # the same address from one visit to the next
 
     response = client.post(renew_url(), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("notifications:account") + "#mon-agenda"
+    assert response.redirect_chain[-1][0] == reverse("notifications:account")
     assert "Nouvelle adresse de votre calendrier" in response.content.decode()
     new = shown_address(client)
     assert new != old
