@@ -75,10 +75,16 @@ class Season(models.Model):
     start_date = models.DateField(_("début"))
     end_date = models.DateField(_("fin"))
     is_open = models.BooleanField(_("ouverte"), default=True)
+    # Read only for a season without any night on its calendar (gamenights.schedule, docs/calendrier.md).
     remaining_rounds = models.PositiveSmallIntegerField(
-        _("manches régulières restant au calendrier"),
+        _("manches régulières restantes (saison sans calendrier)"),
         default=0,
-        help_text=_("Sert à décider, en cours de saison, qui est qualifié ou éliminé des play-offs."),
+        help_text=_(
+            "Ne sert qu'à une saison qui n'a aucune soirée au calendrier (une saison importée, une "
+            "fédération qui n'utilise pas le calendrier) : les manches régulières qu'il reste à "
+            "jouer, pour les statuts des play-offs. Dès la première soirée programmée, seul le "
+            "calendrier compte et ce nombre est ignoré."
+        ),
     )
     rulebook_text = models.TextField(
         _("règlement de la saison"),

@@ -253,6 +253,11 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 elif DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# A backend named in the environment wins (the files of a staging site, a provider's backend).
+if os.environ.get("EMAIL_BACKEND", "").strip():
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"].strip()
+if os.environ.get("EMAIL_FILE_PATH"):  # django.core.mail.backends.filebased.EmailBackend
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tarot-Bière <webmaster@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

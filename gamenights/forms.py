@@ -10,15 +10,11 @@ from championship import bounds
 from championship.forms.fields import PlayerChoiceField, TextField
 from federation import validators
 from federation.models import Player
-from gamenights.models import STAGES, GameNight, Rsvp
-from scoring.vocabulary import PLAYOFF, PLAYOFF_TABLES
+from gamenights.models import Rsvp
 
-TABLE_CHOICES = [("", "—"), *((table, table) for table in PLAYOFF_TABLES)]
-
-
-# The fields of a night that its form shows and writes.
-NIGHT_FIELDS = ("date", "time", "place", "host", "stage", "table", "tentative", "answers_until", "notes")
-
+# The fields of a night that its form shows and writes: not its phase (a night of the form is
+# regular; a play-off table's and the final's are the cup's, `CupNightForm`, and keep it).
+NIGHT_FIELDS = ("date", "time", "place", "host", "tentative", "answers_until", "notes")
 
 
 def check_season_date(form, data):
@@ -28,6 +24,7 @@ def check_season_date(form, data):
         problem = bounds.round_date_problem(data["date"], season.name, season.start_date, season.end_date)
         if problem:
             form.add_error("date", validators.field_message(gettext("Date"), problem))
+
 
 class NightForm(forms.Form):
     date = forms.DateField(
@@ -48,8 +45,6 @@ class NightForm(forms.Form):
         required=False,
         empty_label=_("— personne —"),
     )
-    stage = forms.ChoiceField(label=_("Phase"), choices=STAGES, initial=GameNight.REGULAR)
-    table = forms.ChoiceField(label=_("Table de play-off"), choices=TABLE_CHOICES, required=False)
     tentative = forms.BooleanField(label=_("Date à confirmer"), required=False)
     answers_until = forms.DateTimeField(
         label=_("Réponses jusqu'au"),
@@ -74,10 +69,7 @@ class NightForm(forms.Form):
         if night is not None:
             kwargs.setdefault(
                 "initial",
-                {
-                    name: getattr(night, name)
-                    for name in NIGHT_FIELDS
-                },
+                {name: getattr(night, name) for name in NIGHT_FIELDS},
             )
         super().__init__(*args, **kwargs)
         self.season, self.night = season, night
@@ -87,13 +79,6 @@ class NightForm(forms.Form):
     def clean(self):
         data = super().clean()
         check_season_date(self, data)
-        stage, table = data.get("stage"), data.get("table") or ""
-        if stage == PLAYOFF and not table:
-            self.add_error(
-                "table", gettext("Table de play-off : choisissez A ou B pour une soirée de play-off.")
-            )
-        if stage != PLAYOFF:
-            data["table"] = ""
         deadline = data.get("answers_until")
         if deadline and data.get("date") and deadline.date() > data["date"]:
             self.add_error("answers_until", gettext("Réponses jusqu'au : au plus tard le jour de la soirée."))
@@ -101,13 +86,9 @@ class NightForm(forms.Form):
 
     def fields_to_write(self):
         data = self.cleaned_data
-        return {
-            name: data.get(name)
-            for name in NIGHT_FIELDS
-        } | {
+        return {name: data.get(name) for name in NIGHT_FIELDS} | {
             "place": data.get("place") or "",
             "notes": data.get("notes") or "",
-            "table": data.get("table") or "",
         }
 
 

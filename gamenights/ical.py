@@ -2,7 +2,9 @@
 season's, one member's (the nights he answered, his answer in the summary). Each night is one
 event whose UID never changes; its SEQUENCE is the night's `sequence`, raised at every change a
 calendar shows, so that a subscribed calendar replaces it; a cancelled night stays, with
-STATUS:CANCELLED, a night whose date is to be confirmed has STATUS:TENTATIVE."""
+STATUS:CANCELLED, a night whose date is to be confirmed has STATUS:TENTATIVE. The UID and the
+event's link take the site's address, `SITE_URL`, never the request's host: a site reached under
+two names gives a night one UID."""
 
 import datetime
 
@@ -10,14 +12,15 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from icalendar import Calendar, Event
 
+from federation.addresses import absolute, host
 from gamenights.models import GameNight, Rsvp
 
 DURATION = datetime.timedelta(hours=4)
 PRODID = "-//Fédération Française de Tarot-Bière//Calendrier//FR"
 
 
-def uid(night, host):
-    return f"soiree-{night.pk}@{host}"
+def uid(night):
+    return f"soiree-{night.pk}@{host()}"
 
 
 def _summary(night, answer=None):
@@ -32,9 +35,9 @@ def _summary(night, answer=None):
     return summary
 
 
-def event(night, request, answer=None):
+def event(night, answer=None):
     item = Event()
-    item.add("uid", uid(night, request.get_host().split(":")[0]))
+    item.add("uid", uid(night))
     item.add("dtstamp", night.updated_at)
     item.add("last-modified", night.updated_at)
     item.add("sequence", night.sequence)
@@ -46,12 +49,12 @@ def event(night, request, answer=None):
         item.add("location", night.place)
     if night.notes:
         item.add("description", night.notes)
-    item.add("url", request.build_absolute_uri(night.get_absolute_url()))
+    item.add("url", absolute(night.get_absolute_url()))
     item.add("status", "CANCELLED" if night.cancelled else "TENTATIVE" if night.tentative else "CONFIRMED")
     return item
 
 
-def calendar(nights, request, name, answers=None):
+def calendar(nights, name, answers=None):
     """The iCalendar text (bytes) of `nights`; `answers`: {night pk: answer} for a member's feed."""
     cal = Calendar()
     cal.add("prodid", PRODID)
@@ -60,6 +63,6 @@ def calendar(nights, request, name, answers=None):
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", name)
     for night in nights:
-        cal.add_component(event(night, request, (answers or {}).get(night.pk)))
+        cal.add_component(event(night, (answers or {}).get(night.pk)))
     cal.add_missing_timezones()
     return cal.to_ical()

@@ -1,13 +1,25 @@
-"""Signed links (django.core.signing): a member answers a night from an e-mail without logging
-in, and subscribes to his own calendar. A link names one player (and one night for an answer);
-it cannot be forged without SECRET_KEY, and an answer link stops working with the night's
-deadline (the service refuses a late answer)."""
+"""Signed links: a member answers a night from an e-mail without logging in, and subscribes to his
+own calendar.
 
+An answer link (django.core.signing) names one player and one night; it cannot be forged without
+SECRET_KEY, and stops working with the night's deadline (the service refuses a late answer).
+
+A feed address is a bearer secret (its threat model: docs/calendrier.md, « L'adresse de son
+calendrier »): the player's id and the HMAC, under SECRET_KEY, of a random key stored with him
+(`FeedKey`); renewing the key closes the old address, and no feed opens for a disabled account."""
+
+from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from federation.models import Player
+from gamenights import services
+from gamenights.models import FeedKey
 
 ANSWER_SALT = "gamenights.answer"
-FEED_SALT = "gamenights.member-feed"
+FEED_SALT = "gamenights.member-feed"  # the addresses signed the old way
+FEED_KEY_SALT = "gamenights.member-feed.key"
 
 
 def answer_token(night, player):
@@ -27,23 +39,67 @@ def player_of_answer_token(night, token):
     return player_pk if night_pk == night.pk else None
 
 
+def _secrets():
+    return [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+
+
+def _mac(player_pk, key, secret):
+    digest = salted_hmac(FEED_KEY_SALT, f"{player_pk}:{key}", secret=secret, algorithm="sha256").digest()
+    return signing.b64_encode(digest).decode()
+
+
 def feed_token(player):
-    """The same token at every call: a phone subscribes once to one address. (Tokens signed with
-    the time, as `signing.dumps` does, were handed out before; `player_of_feed_token` reads both.)"""
-    return signing.Signer(salt=FEED_SALT).sign_object(player.pk)
+    """The token of `player`'s feed address: his id and the HMAC of his key (made on first use,
+    `services.feed_key`) under SECRET_KEY. The same at every call, until he renews his key."""
+    key = services.feed_key(player).key
+    return f"{player.pk}.{_mac(player.pk, key, settings.SECRET_KEY)}"
 
 
 def feed_url(player):
     return reverse("gamenights:member_feed", args=[feed_token(player)])
 
 
-def player_of_feed_token(token):
+def _legacy_player_pk(token):
+    """The player of an address signed the old way (SECRET_KEY and his id alone: signed with
+    the time, then without), else None."""
     for signer in (signing.TimestampSigner(salt=FEED_SALT), signing.Signer(salt=FEED_SALT)):
         try:
-            return int(signer.unsign_object(token))
+            player_pk = signer.unsign_object(token)
         except (signing.BadSignature, ValueError, TypeError):
             continue
+        return player_pk if isinstance(player_pk, int) else None
     return None
+
+
+def _keyed_player(token):
+    player_pk, _dot, mac = token.partition(".")
+    if not (player_pk.isdigit() and mac):
+        return None
+    found = FeedKey.objects.select_related("player__user").filter(player_id=int(player_pk)).first()
+    if found is None:
+        return None
+    expected = [_mac(found.player_id, found.key, secret) for secret in _secrets()]
+    return found.player if any(constant_time_compare(mac, one) for one in expected) else None
+
+
+def feed_player(token):
+    """The player whose feed `token` opens, else None: the address of his current key, or one
+    signed the old way while he has never renewed his key; never for a player without an
+    account or whose account is disabled (docs/calendrier.md, « L'adresse de son calendrier »)."""
+    player = _keyed_player(token)
+    if player is None:
+        legacy_pk = _legacy_player_pk(token)
+        player = (
+            Player.objects.select_related("user", "feed_key").filter(pk=legacy_pk).first()
+            if legacy_pk is not None
+            else None
+        )
+        key = getattr(player, "feed_key", None) if player is not None else None
+        if key is not None and key.renewed_at is not None:
+            return None
+    if player is None or player.user is None or not player.user.is_active:
+        return None
+    return player
 
 
 def feed_addresses(request, player):

@@ -129,3 +129,28 @@ class Rsvp(models.Model):
 
     def __str__(self):
         return f"{self.player} : {self.get_answer_display()}"
+
+
+class FeedKey(models.Model):
+    """The secret of a member's own calendar feed (docs/calendrier.md, « L'adresse de son
+    calendrier »): a random key, made on first use, whose HMAC under SECRET_KEY is the feed's
+    address (`gamenights.links`). The key alone, as a copy of the database holds it, opens
+    nothing; renewing it closes the address handed out before. `renewed_at`: empty until the
+    member first renews, the addresses signed the old way (SECRET_KEY and the player's id alone)
+    open until then."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("joueur"), on_delete=models.CASCADE, related_name="feed_key"
+    )
+    key = models.CharField(_("clé"), max_length=64)
+    created_at = models.DateTimeField(_("créée le"), default=timezone.now)
+    renewed_at = models.DateTimeField(_("renouvelée le"), null=True, blank=True)
+    # The history says who renewed and when, never the key (not even a revoked one).
+    history = HistoricalRecords(excluded_fields=["key"])
+
+    class Meta:
+        verbose_name = _("clé du calendrier personnel")
+        verbose_name_plural = _("clés des calendriers personnels")
+
+    def __str__(self):
+        return str(self.player)

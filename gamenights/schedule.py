@@ -89,9 +89,13 @@ class Answers:
 
 
 def answers(night):
+    """The answers of the active players to `night` (an inactive player's, given before, neither
+    shows nor counts toward the quorum)."""
     found = Answers()
     for rsvp in (
-        Rsvp.objects.filter(night=night).select_related("player", "answered_by").order_by("answered_at", "pk")
+        Rsvp.objects.filter(night=night, player__active=True)
+        .select_related("player", "answered_by")
+        .order_by("answered_at", "pk")
     ):
         getattr(found, rsvp.answer).append(rsvp)
     return found

@@ -1,21 +1,32 @@
-"""Every write of the calendar: schedule, change, cancel a night; answer for a member. Each in
-one transaction, with its history record (author and reason), the night's iCal SEQUENCE raised
-when what a calendar shows changes."""
+"""Every write of the calendar: schedule, change, cancel a night; answer for a member; the key
+of a member's own feed. Each in one transaction, with its history record (author and reason),
+the night's iCal SEQUENCE raised when what a calendar shows changes."""
 
-from django.db import transaction
+import secrets
+
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from championship import bounds
 from federation import validators
-from federation.models import Season
+from federation.history import audited
+from federation.models import Player, Season
 from gamenights import cup, signals
-from gamenights.models import QUORUM, GameNight, Rsvp
+from gamenights.models import QUORUM, FeedKey, GameNight, Rsvp
 
 # What moves a night, for those who announce it (`signals.night_changed`).
 MOVING = ("date", "time", "place")
 # The fields whose change calendars must see (iCal SEQUENCE).
 SHOWN = ("date", "time", "place", "cancelled", "tentative", "stage", "table")
-EDITABLE = ("date", "time", "place", "host", "stage", "table", "notes", "tentative", "answers_until")
+# What the board writes of a night. Its phase is not among them: a night is regular, unless the
+# cup's scheduler makes it a play-off table's or the final's (`schedule_cup_night`), and it keeps
+# its phase (cancel it and schedule another).
+EDITABLE = ("date", "time", "place", "host", "notes", "tentative", "answers_until")
+CUP_ONLY = (
+    "Phase : une soirée de play-off ou la finale se programme depuis « Soirées de la Coupe », une "
+    "fois ses joueurs connus ; la phase d'une soirée ne change pas (annulez-la et programmez-en "
+    "une autre)."
+)
 
 
 class NightError(Exception):
@@ -39,21 +50,36 @@ def _saved(night, user, reason):
     return night
 
 
-@transaction.atomic
-def schedule_night(season, *, user=None, reason="", **fields):
-    """A new night of `season` (fields among EDITABLE)."""
+def _check_fields(fields, stage=GameNight.REGULAR, table=""):
+    """`fields` among EDITABLE; a phase given must be `stage` and `table` (a regular night's, or
+    the night's own): the cup's nights are made only by `schedule_cup_night`."""
+    phase = (fields.pop("stage", stage), fields.pop("table", table) or "")
+    if phase != (stage, table):
+        raise NightError("stage", CUP_ONLY)
     unknown = set(fields) - set(EDITABLE)
     if unknown:
         raise NightError("invalid", f"Champs inconnus : {', '.join(sorted(unknown))}.")
+
+
+def _create(season, user, reason, **fields):
     _check_date(season, fields["date"])
-    night = GameNight(season=season, **fields)
-    return _saved(night, user, reason or "soirée programmée")
+    return _saved(GameNight(season=season, **fields), user, reason)
+
+
+@transaction.atomic
+def schedule_night(season, *, user=None, reason="", **fields):
+    """A new regular night of `season` (fields among EDITABLE; a play-off table's or the final's:
+    `schedule_cup_night`)."""
+    _check_fields(fields)
+    return _create(season, user, reason or "soirée programmée", **fields)
 
 
 @transaction.atomic
 def change_night(night, *, user=None, reason="", **fields):
-    """Change `night` (fields among EDITABLE); a change a calendar shows raises its SEQUENCE."""
+    """Change `night` (fields among EDITABLE, its phase kept); a change a calendar shows raises
+    its SEQUENCE."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
+    _check_fields(fields, night.stage, night.table)
     if night.cancelled:
         raise NightError("cancelled", "Cette soirée est annulée : elle ne se modifie plus.")
     if "date" in fields:
@@ -88,12 +114,17 @@ def cancel_night(night, *, reason, user=None):
 @transaction.atomic
 def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=None):
     """`player`'s answer to `night` (Rsvp.YES, NO or MAYBE); the member himself only until the
-    night's deadline, the board (`on_behalf`) at any time and with a reason."""
+    night's deadline, the board (`on_behalf`) at any time and with a reason; never an inactive
+    player's (`Player.active`), nor does his answer given before count toward the quorum."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if value not in dict(Rsvp.ANSWERS):
         raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
     if night.cancelled:
         raise NightError("cancelled", "Cette soirée est annulée.")
+    if not Player.objects.filter(pk=player.pk, active=True).exists():
+        raise NightError(
+            "inactive", f"{player.name} est inactif : un joueur inactif ne répond pas aux soirées."
+        )
     if not on_behalf and not night.answers_open(now):
         raise NightError("deadline", "Les réponses à cette soirée sont closes.")
     reason = (reason or "").strip()
@@ -106,7 +137,9 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(night=night, player=player)
     if rsvp.pk and rsvp.answer == value and rsvp.reason == reason:
         return rsvp
-    coming = Rsvp.objects.filter(night=night, answer=Rsvp.YES).exclude(player=player).count()
+    coming = (
+        Rsvp.objects.filter(night=night, answer=Rsvp.YES, player__active=True).exclude(player=player).count()
+    )
     was_on = coming + (rsvp.answer == Rsvp.YES) >= QUORUM
     rsvp.answer, rsvp.reason = value, reason
     rsvp.answered_at = now or timezone.now()
@@ -140,10 +173,10 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
             "régulières au calendrier ou à homologuer, ou des play-offs à jouer).",
         )
     names = ", ".join(player.name for player in wanted[0].players)
-    return schedule_night(
+    return _create(
         season,
-        user=user,
-        reason=CUP_REASON,
+        user,
+        CUP_REASON,
         date=date,
         time=time,
         place=place,
@@ -151,3 +184,36 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
         table=table or "",
         notes=f"Joueurs convoqués : {names}.",
     )
+
+
+# --- the key of a member's own feed (gamenights.links) ----------------------------------------------
+
+
+def _new_key():
+    return secrets.token_urlsafe(32)
+
+
+def feed_key(player):
+    """`player`'s feed key, made on first use (the first page that shows his address): two first
+    visits at once make one, the other reads it."""
+    found = FeedKey.objects.filter(player=player).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic(), audited(None, "adresse du calendrier créée") as audit:
+            return audit.save(FeedKey(player=player, key=_new_key()))
+    except IntegrityError:  # made meanwhile by another request
+        return FeedKey.objects.get(player=player)
+
+
+@transaction.atomic
+def renew_feed_key(player, *, user=None):
+    """A new key for `player`'s feed: the address handed out before, and any signed the old way,
+    no longer open (docs/calendrier.md, « L'adresse de son calendrier »)."""
+    found = feed_key(player)
+    found = FeedKey.objects.select_for_update().get(pk=found.pk)
+    found.key = _new_key()
+    found.renewed_at = timezone.now()
+    with audited(user, "adresse du calendrier renouvelée") as audit:
+        audit.save(found)
+    return found

@@ -82,7 +82,9 @@ def _night_context(request, night, **forms):
     if not context["can_enter"]:  # the others see a round once homologated (as its page)
         rounds = rounds.filter(status=Round.HOMOLOGATED)
     context["rounds"] = list(rounds)
-    if me is not None and "answer_form" not in forms:
+    if me is not None and not me.active:  # an inactive player does not answer (services.answer)
+        context["inactive"] = True
+    elif me is not None and "answer_form" not in forms:
         mine = context["mine"]
         context["answer_form"] = AnswerForm(
             initial={"answer": mine.answer, "reason": mine.reason} if mine else None
@@ -166,7 +168,13 @@ def night_answer_link(request, pk, token):
     )
     if request.method == "POST" and form.is_valid() and _answered(request, night, player, form):
         return redirect(night)
-    context = {"night": night, "player": player, "form": form, "open": night.answers_open()}
+    context = {
+        "night": night,
+        "player": player,
+        "form": form,
+        "open": night.answers_open() and player.active,
+        "inactive": not player.active,
+    }
     return render(request, "gamenights/answer_link.html", context, status=400 if form.errors else 200)
 
 
@@ -183,11 +191,11 @@ def night_answer_for(request, pk):
     )
 
 
-
 def _scheduled(request, night):
     """Back to the night just scheduled, saying so."""
     messages.success(request, gettext("Soirée du %(date)s programmée.") % {"date": f"{night.date:%d/%m/%Y}"})
     return redirect(night)
+
 
 @login_required
 def night_create(request, name):
@@ -316,7 +324,7 @@ def _ics(body, filename):
 @require_GET
 def feed(request):
     nights = GameNight.objects.select_related("season")
-    return _ics(ical.calendar(nights, request, gettext("Tarot-Bière : soirées")), "soirees.ics")
+    return _ics(ical.calendar(nights, gettext("Tarot-Bière : soirées")), "soirees.ics")
 
 
 @require_GET
@@ -324,16 +332,16 @@ def season_feed(request, name):
     season = get_object_or_404(Season, name=name)
     nights = GameNight.objects.filter(season=season)
     name = gettext("Tarot-Bière : soirées %(season)s") % {"season": season.name}
-    return _ics(ical.calendar(nights, request, name), f"soirees-{season.name}.ics")
+    return _ics(ical.calendar(nights, name), f"soirees-{season.name}.ics")
 
 
 @require_GET
 def member_feed(request, token):
-    player_pk = links.player_of_feed_token(token)
-    player = get_object_or_404(Player, pk=player_pk) if player_pk else None
+    """A member's own feed, to whoever holds its address (a bearer secret: links.feed_player)."""
+    player = links.feed_player(token)
     if player is None:
         return render(request, "gamenights/link_invalid.html", status=404)
     rsvps = dict(Rsvp.objects.filter(player=player).values_list("night_id", "answer"))
     nights = GameNight.objects.filter(pk__in=rsvps)
     name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
-    return _ics(ical.calendar(nights, request, name, rsvps), "mes-soirees.ics")
+    return _ics(ical.calendar(nights, name, rsvps), "mes-soirees.ics")

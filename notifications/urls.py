@@ -5,5 +5,6 @@ from notifications import views
 app_name = "notifications"
 urlpatterns = [
     path("compte/", views.account, name="account"),
+    path("compte/calendrier/renouveler/", views.feed_renew, name="feed_renew"),
     path("compte/rappels/desinscription/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -1,16 +1,18 @@
-"""The account page (reminder choices, the member's own calendar feed) and the one-click
-unsubscribe link of the reminders (RFC 8058)."""
+"""The account page (reminder choices, the member's own calendar feed and its renewal) and the
+one-click unsubscribe link of the reminders (RFC 8058)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from federation.models import Player
 from federation.roles import player_of
 from gamenights import links as night_links
+from gamenights import services as night_services
 from notifications import links, services
 from notifications.forms import PreferencesForm
 from notifications.models import KINDS
@@ -35,6 +37,24 @@ def account(request):
     return render(
         request, "notifications/account.html", context, status=400 if request.method == "POST" else 200
     )
+
+
+@login_required
+@require_POST
+def feed_renew(request):
+    """« Renouveler l'adresse »: a new address for the member's own calendar, the old one closed."""
+    player = player_of(request.user)
+    if player is None:
+        raise PermissionDenied(gettext("Ce compte n'est lié à aucun joueur : pas de calendrier personnel."))
+    night_services.renew_feed_key(player, user=request.user)
+    messages.success(
+        request,
+        gettext(
+            "Nouvelle adresse de votre calendrier : l'ancienne ne s'ouvre plus. Abonnez de nouveau "
+            "vos agendas à celle-ci."
+        ),
+    )
+    return redirect("notifications:account")  # its message on top: the old address is closed
 
 
 @csrf_exempt  # the one-click POST of a mail client carries no CSRF token: the signature is the proof

@@ -1,6 +1,6 @@
 """The table's sign-off on the live view: a seated player confirms the sheet, or disputes it
-with a comment (required); the round's version the page showed, kept current by the page's
-polls. The form validates; `championship.services.sign_sheet` writes."""
+with a comment (required); the round's version the page showed (required too), kept current
+by the page's polls. The form validates; `championship.services.sign_sheet` writes."""
 
 from django import forms
 from django.utils.translation import gettext
@@ -24,6 +24,12 @@ class SignoffForm(forms.Form):
     def __init__(self, round_, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["version"] = version_field(round_.version)
+        # required: a sign-off is of the version the player saw (services.signoff)
+        self.fields["version"].required = True
+        self.fields["version"].error_messages["required"] = gettext(
+            "Version : la version de la feuille que vous avez lue manque ; rechargez la page en "
+            "direct et signez de nouveau."
+        )
         # the poll keeps it at the version shown (`_live.html` swaps it out of band)
         self.fields["version"].widget.attrs["id"] = "signoff-version"
         self.fields["verdict"].error_messages["required"] = gettext("Avis : confirmer ou contester.")

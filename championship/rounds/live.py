@@ -8,9 +8,9 @@ The figures are the stored ones (`rounds.display.round_display`), the next deale
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, OuterRef, Subquery
 
-from championship.models import Round
+from championship.models import Round, Signoff
 from championship.rounds.data import next_dealer, read_round_data
 from championship.rounds.display import round_display
 from championship.rounds.signoffs import table_signoffs
@@ -18,21 +18,28 @@ from championship.rounds.signoffs import table_signoffs
 LAST_DEALS = 3  # how many of the last deals the live view lists, newest first
 
 
-def live_stamp(pk):
-    """What the live view of round `pk` shows depends on: its version (raised by every write of
-    the round), its status, and its sign-offs (count and last time). One query; None if the
-    round does not exist. A poll sent with the stamp it has is answered « unchanged »."""
-    row = (
-        Round.objects.filter(pk=pk)
-        .annotate(signoffs_count=Count("signoffs"), last_signoff=Max("signoffs__signed_at"))
-        .values_list("version", "status", "signoffs_count", "last_signoff")
-        .first()
+def with_stamp(rounds):
+    """`rounds` annotated with what their stamp (`stamp_of`) depends on besides their version and
+    status: their sign-offs' count and last time (two subqueries, no join)."""
+    signoffs = Signoff.objects.filter(round=OuterRef("pk")).order_by().values("round")
+    return rounds.annotate(
+        signoffs_count=Subquery(signoffs.annotate(count=Count("pk")).values("count")),
+        last_signoff=Subquery(signoffs.annotate(last=Max("signed_at")).values("last")),
     )
-    if row is None:
-        return None
-    version, status, count, last = row
-    moment = int(last.timestamp() * 1000) if last else 0
-    return f"{version}-{status[0]}-{count}-{moment}"
+
+
+def stamp_of(row):
+    """The stamp of a round read through `with_stamp`: its version (raised by every write of the
+    round), its status, and its sign-offs (count and last time)."""
+    moment = int(row.last_signoff.timestamp() * 1000) if row.last_signoff else 0
+    return f"{row.version}-{row.status[0]}-{row.signoffs_count or 0}-{moment}"
+
+
+def live_stamp(pk):
+    """What the live view of round `pk` shows depends on (`stamp_of`), in one query; None if the
+    round does not exist. A poll sent with the stamp it has is answered « unchanged »."""
+    row = with_stamp(Round.objects.filter(pk=pk).only("version", "status")).first()
+    return stamp_of(row) if row is not None else None
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The table signs the sheet: at the end of the night each seated player, logged in, confirms
 the round as it stands (« Je confirme la feuille ») or disputes it with a comment.
 
-A sign-off is of the round's version the player saw (a form read at an older version is refused
-as stale, the other change shown): once a deal changes, his word stands as of that older
-version, and he may sign again. One row per player, rewritten with its history record
+A sign-off is of the round's version the player saw, which it must give (a form read at an
+older version is refused as stale, the other change shown): once a deal changes, his word
+stands as of that older version, and he may sign again. One row per player, rewritten with its history record
 (`federation.history.audited`). A sign-off does not raise the round's version: it changes
 nothing of the sheet, and the others' sign-offs stay current. Homologation stays the board's
 act: an open dispute does not block it, but asks the board for a motif
@@ -36,12 +36,19 @@ def _check_comment(verdict, comment):
         raise RoundError("comment", f"Commentaire : {Signoff.COMMENT_MAX_LENGTH} caractères au plus.")
 
 
+VERSION_MISSING = (
+    "Version : la version de la feuille que vous avez lue manque ; rechargez la page en direct et "
+    "signez de nouveau."
+)
+
+
 @transaction.atomic
-def sign_sheet(round_, user, verdict, *, version=None, comment=""):
+def sign_sheet(round_, user, verdict, *, version, comment=""):
     """`user`'s player confirms (`Signoff.CONFIRMED`) or disputes (`Signoff.DISPUTED`, with a
-    `comment`) `round_` at `version` (the round's version his page showed; None: as it is now).
-    RoundError `player` unless he sits at the round, `status` once it is homologated, `stale` if
-    it changed since `version`, `comment` for a dispute without comment."""
+    `comment`) `round_` at `version` (the round's version his page showed: required, a sign-off
+    is of what the player saw). RoundError `player` unless he sits at the round, `status` once
+    it is homologated, `version` without a version, `stale` if it changed since `version`,
+    `comment` for a dispute without comment."""
     comment = (comment or "").strip()
     _check_comment(verdict, comment)
     player = player_of(user)
@@ -50,6 +57,8 @@ def sign_sheet(round_, user, verdict, *, version=None, comment=""):
         raise RoundError("player", "Seuls les joueurs assis à cette manche signent sa feuille.")
     if round_.status == Round.HOMOLOGATED:
         raise RoundError("status", "Cette manche est homologuée : sa feuille ne se signe plus.")
+    if version is None:
+        raise RoundError("version", VERSION_MISSING)
     check_version(round_, version)
     signoff = Signoff.objects.filter(round=round_, player=player).first() or Signoff(
         round=round_, player=player

@@ -1,18 +1,22 @@
 """What the views share: the season or round a request may read or change (federation.roles),
 and the one skeleton of a write (POST → service → refusal or success → redirect)."""
 
+import dataclasses
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from championship.models import Deal, Round
+from championship.models import Deal, Round, Seat
+from championship.rounds.live import with_stamp
 from championship.services import RoundError
 from federation.models import Season
-from federation.roles import can_enter_rounds, is_board, remember_roles, with_roles
+from federation.roles import can_enter_rounds, is_board, player_of, remember_roles, with_roles
 
 HOMOLOGATED_READ_ONLY = _("Cette manche est homologuée : seule la Direction peut la corriger.")
 
@@ -39,6 +43,63 @@ def get_readable_round(request, pk):
     if not round_.is_homologated and not can_enter_rounds(request.user, round_.season):
         raise Http404(gettext("Manche introuvable."))
     return round_
+
+
+LIVE_REFUSED = _(
+    "La page en direct d'une manche pas encore homologuée est réservée aux joueurs assis à sa "
+    "table, au secrétaire et à la Direction."
+)
+
+
+def _seated(user, round_):
+    """Whether `user`'s player sits at `round_` (read with the round by `get_live_round`)."""
+    if not user.is_authenticated:
+        return False
+    if hasattr(round_, "user_seated"):
+        return round_.user_seated
+    return Seat.objects.filter(round=round_, player__user=user).exists()
+
+
+def may_follow_live(user, round_):
+    """Who reads the live view of `round_` and its poll (views.table): the one rule, for both.
+    A homologated round, any logged-in member (it is published); before, the players seated at
+    it, the secretary and the board of its season (docs/utiliser.md, « Suivre la manche en
+    direct »). A way in for others (a table link) is to be added here."""
+    if round_.is_homologated or can_enter_rounds(user, round_.season):
+        return True
+    return _seated(user, round_)
+
+
+def get_live_round(request, pk):
+    """Round `pk` for its live view, in one query with what its stamp depends on
+    (`rounds.live.with_stamp`), the user's roles in its season and whether he sits at it (a
+    light row: version, status, season); 404 if none, PermissionDenied unless
+    `may_follow_live`."""
+    user = request.user
+    rows = with_stamp(
+        with_roles(Round.objects.select_related("season").only("version", "status", "season"), user)
+    )
+    if user.is_authenticated:
+        rows = rows.annotate(user_seated=Exists(Seat.objects.filter(round=OuterRef("pk"), player__user=user)))
+    round_ = get_object_or_404(rows, pk=pk)
+    remember_roles(user, round_.season, round_)
+    if not may_follow_live(user, round_):
+        raise PermissionDenied(LIVE_REFUSED)
+    return round_
+
+
+def readable_signoffs(user, round_, signoffs):
+    """`signoffs` (rounds.signoffs.TableSignoffs) as `user` may read them: who confirmed or
+    disputes, for all who see them; a dispute's comment, for the board and its author only."""
+    if is_board(user, round_.season):
+        return signoffs
+    me = player_of(user)
+    mine = me.pk if me is not None else None
+    rows = tuple(
+        row if row.player_id == mine or not row.comment else dataclasses.replace(row, comment="")
+        for row in signoffs.rows
+    )
+    return dataclasses.replace(signoffs, rows=rows)
 
 
 def get_round_for_editing(request, pk):

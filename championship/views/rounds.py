@@ -13,9 +13,7 @@ from championship.rounds.display import round_display
 from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
 from championship.rounds.signoffs import table_signoffs
 from championship.rounds.tables import AdjustmentTable, RankingTable, RoundListTable
-from championship.views.access import (
-    get_readable_round,
-)
+from championship.views.access import get_readable_round, readable_signoffs
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
 
@@ -72,7 +70,11 @@ def round_detail(request, pk):
             "ranking": RankingTable(display.ranking, championship=display.has_championship_points),
             "adjustments": AdjustmentTable(display.adjustments),
             # the table's sign-off, for the officials (the secretary and the board)
-            "signoffs": table_signoffs(round_) if can_enter_rounds(request.user, round_.season) else None,
+            "signoffs": (
+                readable_signoffs(request.user, round_, table_signoffs(round_))
+                if can_enter_rounds(request.user, round_.season)
+                else None
+            ),
         },
     )
 

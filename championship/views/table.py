@@ -1,23 +1,28 @@
 """The table's pages: the live view of a round, which the players at the table open from the QR
 code of the entry page and follow while the secretary enters the deals, and their sign-off.
 
-Who: any logged-in member reads the live view of any round (a draft is not published to
-visitors, `access.get_readable_round`; the players sign in once on their phone and the QR code
-brings them back); only the players seated at the round sign it (`services.sign_sheet`).
+Who: until the round is homologated, the players seated at it, the secretary and the board
+(a draft is not published; the players sign in once on their phone and the QR code brings them
+back); once homologated, any logged-in member. One rule for the page and its poll,
+`access.may_follow_live`; a dispute's comment is read by the board and its author only
+(`access.readable_signoffs`). Only the players seated at the round sign it
+(`services.sign_sheet`).
 
 The live view polls a small fragment every few seconds (htmx) with the stamp of what it shows
-(`rounds.live.live_stamp`, one query): while nothing changed, the answer is an empty 204 (a
-poll with `?v=<stamp>`) or a 304 (a client sending the ETag back in If-None-Match), rendered
-from nothing; else the fragment, with its new stamp for the next poll.
+(`rounds.live.stamp_of`, read with the access check in one query, `access.get_live_round`):
+while nothing changed, the answer is an empty 204 (a poll with `?v=<stamp>`) or a 304 (a client
+sending the ETag back in If-None-Match), rendered from nothing; else the fragment, with its new
+stamp for the next poll.
 """
 
+import dataclasses
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext
@@ -26,22 +31,16 @@ from django.views.decorators.http import require_GET, require_POST
 from championship import services
 from championship.forms import SignoffForm
 from championship.models import Signoff
-from championship.rounds.live import live_stamp, live_view
-from championship.views.access import attempt, get_round
+from championship.rounds.live import live_view, stamp_of
+from championship.views.access import attempt, get_live_round, get_round, readable_signoffs
 from federation.roles import can_enter_rounds, player_of
 
 POLL_SECONDS = 3  # how often a live view asks whether the round changed
 
 
-def _stamp_or_404(pk):
-    stamp = live_stamp(pk)
-    if stamp is None:
-        raise Http404(gettext("Manche introuvable."))
-    return stamp
-
-
 def _context(request, round_, stamp):
     live = live_view(round_, stamp)
+    live = dataclasses.replace(live, signoffs=readable_signoffs(request.user, round_, live.signoffs))
     player = player_of(request.user)
     mine = live.signoffs.of(player.pk) if player is not None else None
     return {
@@ -57,7 +56,7 @@ def _context(request, round_, stamp):
 @require_GET
 def round_live(request, pk):
     """The live view: the round as the table follows it, and the sign-off of a seated player."""
-    stamp = _stamp_or_404(pk)
+    stamp = stamp_of(get_live_round(request, pk))
     round_ = get_round(pk)
     context = _context(request, round_, stamp)
     context["can_enter"] = can_enter_rounds(request.user, round_.season)
@@ -87,7 +86,7 @@ def round_live_poll(request, pk):
     """htmx, every few seconds: 204 (`?v=` is the current stamp) or 304 (If-None-Match is its
     ETag) while the round is unchanged, else the fragment. Never cached on the way: each poll
     asks afresh."""
-    stamp = _stamp_or_404(pk)
+    stamp = stamp_of(get_live_round(request, pk))
     etag = f'"{stamp}"'
     if request.GET.get("v") == stamp:
         response = HttpResponse(status=204)

@@ -4,8 +4,9 @@ secretary saves a deal on hers, then the table signs the sheet and the board see
 Two phones (Playwright contexts) against pytest-django's `live_server`: Alice opens the live view
 (the page the QR code of the entry page leads to), the secretary saves deal 5 on the entry page,
 and Alice's page shows it by itself (htmx polling, no reload). Then Alice confirms the sheet,
-Bruno disputes it with a comment, Alice's page shows the dispute, and the président sees both on
-the homologation page. Chromium is Debian's (`tests.e2e.chromium`); without it, skipped.
+Bruno disputes it with a comment, Alice's page shows the dispute (not its comment, which Bruno
+and the board read), and the président sees both on the homologation page. Chromium is
+Debian's (`tests.e2e.chromium`); without it, skipped.
 """
 
 import re
@@ -74,8 +75,10 @@ def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(
         "Alice": "confirmed",
         "Bruno": "disputed",
     }
-    # Alice's page shows Bruno's dispute by itself too.
+    # Alice's page shows Bruno's dispute by itself too; what he wrote, the board and he alone read.
     expect(alice.page.locator("#table-signoffs")).to_contain_text("Bruno : contestée")
+    expect(alice.page.locator("#table-signoffs")).not_to_contain_text("La donne 3 était chutée")
+    expect(bruno.page.locator("#table-signoffs")).to_contain_text("La donne 3 était chutée de 2")
     alice.look("3-direct-signatures")
 
     # The président sees both on the homologation page, and the dispute asks him for an answer.

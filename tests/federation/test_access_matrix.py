@@ -137,6 +137,7 @@ ENTRY_NOT_HERE = "log 403 403 404 404 403 404"  # ... for whom the page does not
 ENTRY_READS = "404 404 404 200 200 404 200"  # hidden from everyone else
 AUTHOR_READS = "404 404 200 200 200 404 200"  # ... except the report's author
 SEATED_ACTS = "log 403 302 403 403 403 403"  # a player seated at the round (« winner »), sent back
+TABLE_OR_ENTRY = "log 403 200 200 200 403 200"  # ... or who enters rounds (secretary, board)
 BOARD = "log 403 403 403 200 403 200"
 BOARD_ACTS = "log 403 403 403 302 403 302"
 AUTHOR_OR_BOARD = "log 403 200 403 200 403 200"
@@ -254,16 +255,18 @@ TABLE = {
         (round_path("submitted"), ENTRY_READS, ENTRY_READS),
         (round_path("draft"), ENTRY_READS, ENTRY_READS),
     ],
-    # The live view for the table (views.table): any logged-in member follows a round, even a
-    # draft (the players at the table sign in once on their phone); only a seated player
-    # (« winner », Bruno) signs the sheet, a bare POST sending him back with the form's errors.
+    # The live view for the table (views.table, access.may_follow_live): before homologation,
+    # the players seated at the round (« winner », Bruno), the secretary and the board (the
+    # players at the table sign in once on their phone); once homologated, any logged-in member.
+    # Only a seated player signs the sheet, a bare POST sending him back with the form's errors.
     "manches/<int:pk>/direct/": [
-        (round_path("draft", "direct/"), MEMBERS, MEMBERS_POST_NOTHING),
-        (round_path("submitted", "direct/"), MEMBERS, MEMBERS_POST_NOTHING),
+        (round_path("draft", "direct/"), TABLE_OR_ENTRY, MEMBERS_POST_NOTHING),
+        (round_path("submitted", "direct/"), TABLE_OR_ENTRY, MEMBERS_POST_NOTHING),
         (round_path("homologated", "direct/"), MEMBERS, MEMBERS_POST_NOTHING),
     ],
     "manches/<int:pk>/direct/suivi/": [
-        (round_path("draft", "direct/suivi/"), MEMBERS, MEMBERS_POST_NOTHING),
+        (round_path("draft", "direct/suivi/"), TABLE_OR_ENTRY, MEMBERS_POST_NOTHING),
+        (round_path("submitted", "direct/suivi/"), TABLE_OR_ENTRY, MEMBERS_POST_NOTHING),
         (round_path("homologated", "direct/suivi/"), MEMBERS, MEMBERS_POST_NOTHING),
     ],
     "manches/<int:pk>/signature/": [
@@ -404,6 +407,10 @@ TABLE = {
     # --- reminders (notifications): the account page, and the one-click link of a reminder ---
     # A bare POST: the choices' form again with its errors; an account without a player has none.
     "compte/": [(lambda w: "/compte/", MEMBERS, "log 400 400 400 400 400 400")],
+    # « Renouveler l'adresse » of the member's own calendar: a POST of an account of a player.
+    "compte/calendrier/renouveler/": [
+        (lambda w: "/compte/calendrier/renouveler/", MEMBERS_POST_NOTHING, "log 302 302 302 302 403 403")
+    ],
     # The signed link of a reminder: anyone who holds it; GET asks, POST unsubscribes (no CSRF).
     "compte/rappels/desinscription/<str:token>/": [
         (lambda w: f"/compte/rappels/desinscription/{w.unsubscribe_token}/", EVERYONE, EVERYONE),

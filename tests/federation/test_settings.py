@@ -72,3 +72,34 @@ def test_it_speaks_french_in_paris_by_default():
     assert settings.LANGUAGE_CODE == "fr"
     assert settings.TIME_ZONE == "Europe/Paris"
     assert ("en", "English") in settings.LANGUAGES
+
+
+PRINT_MAIL = (
+    "from django.conf import settings; "
+    "print(settings.EMAIL_BACKEND, getattr(settings, 'EMAIL_FILE_PATH', '-'))"
+)
+
+
+def test_the_email_backend_is_set_from_the_environment():
+    """EMAIL_BACKEND (docs/exploitation.md): a staging site writes its mails to files, a test
+    site keeps them in memory, whatever EMAIL_HOST says."""
+    files = "django.core.mail.backends.filebased.EmailBackend"
+    result = run_settings(
+        {"SECRET_KEY": "x" * 40, "EMAIL_BACKEND": files, "EMAIL_FILE_PATH": "/srv/courriels"}, code=PRINT_MAIL
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [files, "/srv/courriels"]
+    result = run_settings(
+        {"SECRET_KEY": "x" * 40, "EMAIL_HOST": "smtp.example.org", "EMAIL_BACKEND": files}, code=PRINT_MAIL
+    )
+    assert result.stdout.split()[0] == files
+
+
+def test_without_email_backend_the_mails_follow_email_host():
+    smtp = "django.core.mail.backends.smtp.EmailBackend"
+    result = run_settings({"SECRET_KEY": "x" * 40, "EMAIL_HOST": "smtp.example.org"}, code=PRINT_MAIL)
+    assert result.stdout.split()[0] == smtp
+    result = run_settings({"DEBUG": "1"}, code=PRINT_MAIL)
+    assert result.stdout.split()[0] == "django.core.mail.backends.console.EmailBackend"
+    result = run_settings({"SECRET_KEY": "x" * 40}, code=PRINT_MAIL)
+    assert result.stdout.split()[0] == smtp  # Django's default: localhost:25

@@ -2,12 +2,13 @@
 signed link of an e-mail; the quorum."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from gamenights import links, schedule, services
+from gamenights import links, schedule, services, signals
 from gamenights.models import Rsvp
 from gamenights.services import NightError
 from tests.conftest import make_player
@@ -74,6 +75,17 @@ def test_the_signed_link_answers_without_logging_in(client, night, member):
     assert (rsvp.player, rsvp.answer, rsvp.answered_by) == (member, "maybe", None)
 
 
+def test_the_link_of_a_mail_opens_with_its_answer_ticked_and_records_nothing(client, night, member):
+    """The reminder's three links (`?reponse=yes|no|maybe`): the page opens with that answer
+    ticked, « Répondre » records it; opening it (a mail scanner does) answers nothing."""
+    url = links.answer_url(night, member)
+    html = client.get(url, {"reponse": "no"}).content.decode()
+    assert re.search(r'<input type="radio" name="answer" value="no"[^>]*checked', html)
+    assert not re.search(r'<input type="radio" name="answer" value="yes"[^>]*checked', html)
+    assert '<button type="submit">Répondre</button>' in html
+    assert not Rsvp.objects.exists()
+
+
 def test_a_forged_or_foreign_link_is_refused(client, night, open_season, member):
     other = services.schedule_night(open_season, date=night.date)
     token = links.answer_token(other, member)
@@ -91,3 +103,69 @@ def test_a_cancelled_night_takes_no_answer(night, member):
     services.cancel_night(night, reason="neige")
     with pytest.raises(NightError):
         services.answer(night, member, Rsvp.YES)
+
+
+# --- an inactive player (Player.active unchecked) neither answers nor counts toward the quorum ---
+
+
+def deactivated(player):
+    player.active = False
+    player.save()
+    return player
+
+
+def test_an_inactive_player_cannot_answer(night, member, board):
+    deactivated(member)
+    for on_behalf, user in ((False, member.user), (True, board.user)):
+        with pytest.raises(NightError) as refused:
+            services.answer(night, member, Rsvp.YES, user=user, on_behalf=on_behalf)
+        assert refused.value.code == "inactive"
+        assert "Membre est inactif" in refused.value.message
+    assert not Rsvp.objects.exists()
+
+
+def test_an_inactive_players_answer_does_not_count_toward_the_quorum(night):
+    confirmed = []
+
+    def receiver(sender, night, **kwargs):
+        confirmed.append(night.pk)
+
+    signals.table_confirmed.connect(receiver)
+    try:
+        players = [make_player(f"J{i}", with_user=False) for i in range(5)]
+        for player in players[:4]:
+            services.answer(night, player, Rsvp.YES)
+        assert confirmed == [night.pk]
+        deactivated(players[0])  # he said « je viens » while still active
+        found = schedule.answers(night)
+        assert (found.table_is_on, found.missing, len(found.yes)) == (False, 1, 3)
+        assert players[0] not in [rsvp.player for rsvp in found.yes + found.no + found.maybe]
+        services.answer(night, players[4], Rsvp.YES)  # the fourth who comes: the table is on again
+        assert schedule.answers(night).table_is_on
+        assert confirmed == [night.pk, night.pk]
+    finally:
+        signals.table_confirmed.disconnect(receiver)
+
+
+def test_the_night_page_does_not_offer_an_inactive_player_to_answer(client, night, member):
+    deactivated(member)
+    client.force_login(member.user)
+    page = client.get(night.get_absolute_url()).content.decode()
+    assert 'name="answer"' not in page
+    assert "Votre fiche de joueur est inactive" in page
+    response = client.post(reverse("gamenights:night_answer", args=[night.pk]), {"answer": "yes"})
+    assert response.status_code == 400
+    assert "Votre fiche de joueur est inactive" in response.content.decode()
+    assert not Rsvp.objects.exists()
+
+
+def test_the_signed_link_of_an_inactive_player_answers_nothing(client, night, member):
+    url = links.answer_url(night, member)
+    deactivated(member)
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'name="answer"' not in page.content.decode()
+    assert "inactive" in page.content.decode()
+    response = client.post(url, {"answer": "yes"})
+    assert response.status_code == 400
+    assert not Rsvp.objects.exists()

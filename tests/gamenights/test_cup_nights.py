@@ -111,3 +111,50 @@ def test_the_cup_nights_page_speaks_english_when_asked(client, season, president
     for english in ("Cup nights 2010-2011", "Play-off table A", "Players called up:", "Schedule this night"):
         assert english in text
     assert "Programmer cette soirée" not in text and "Joueurs convoqués" not in text
+
+
+# --- play-off and final nights only through the cup's scheduler (its seeding and duplicate checks) ---
+
+
+@pytest.mark.parametrize("stage, table", [("final", ""), ("playoff", "A")])
+def test_the_ordinary_service_schedules_no_cup_night(season, stage, table):
+    with pytest.raises(NightError) as refused:
+        services.schedule_night(season, date=datetime.date(2011, 5, 20), stage=stage, table=table)
+    assert refused.value.code == "stage"
+    assert "Soirées de la Coupe" in refused.value.message
+    assert not GameNight.objects.exists()
+
+
+def test_the_ordinary_form_makes_no_final_before_the_seeding_is_known(client, season, president):
+    """Two finals were scheduled from the ordinary form while regular rounds still awaited
+    homologation: the form has no phase now, every night it makes is regular."""
+    ranked_season(season, 10)
+    play_totals(season, names(1, 2, 3, 4, 5), status=Round.SUBMITTED)  # the seeding is not known
+    client.force_login(president.user)
+    url = reverse("gamenights:night_create", args=[season.name])
+    page = client.get(url).content.decode()
+    assert 'name="stage"' not in page and 'name="table"' not in page
+    assert reverse("gamenights:cup_nights", args=[season.name]) in page  # where the cup's are made
+    for table in ("", "A"):
+        data = {"date": "2011-05-20", "time": "20:30", "stage": "final", "table": table}
+        assert client.post(url, data).status_code == 302
+    assert list(GameNight.objects.values_list("stage", "table")) == [("regular", ""), ("regular", "")]
+
+
+def test_a_nights_phase_does_not_change_by_the_ordinary_forms(client, season, president):
+    ranked_season(season, 10)
+    night = services.schedule_cup_night(
+        season, "playoff", "A", date=datetime.date(2011, 5, 20), time=datetime.time(20, 30)
+    )
+    for stage, table in (("final", ""), ("regular", ""), ("playoff", "B")):
+        with pytest.raises(NightError) as refused:
+            services.change_night(night, stage=stage, table=table)
+        assert refused.value.code == "stage"
+    client.force_login(president.user)
+    edit = reverse("gamenights:night_edit", args=[night.pk])
+    page = client.get(edit).content.decode()
+    assert 'name="stage"' not in page and "Table de play-off A" in page
+    data = {"date": "2011-05-21", "time": "21:00", "place": "Au Bar", "stage": "final", "reason": "salle"}
+    assert client.post(edit, data).status_code == 302
+    night.refresh_from_db()
+    assert (night.stage, night.table, night.date) == ("playoff", "A", datetime.date(2011, 5, 21))

@@ -1,5 +1,5 @@
 """The iCal feeds, parsed back with `icalendar`: stable UIDs, SEQUENCE raised by a change,
-STATUS:CANCELLED, one member's feed behind a signed link."""
+STATUS:CANCELLED, one member's feed behind a secret address (renewal: test_member_feed.py)."""
 
 import datetime
 import time
@@ -28,10 +28,19 @@ def events(response):
     return found
 
 
+SITE = "https://tarot.example.org"
+
+
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    settings.SITE_URL = SITE
+    settings.ALLOWED_HOSTS = ["testserver", "tarot.example.org", "tarot-biere.example.net"]
+
+
 def test_a_night_moves_and_is_cancelled_under_the_same_uid(client, night, open_season):
     url = reverse("gamenights:season_feed", args=[open_season.name])
     [(uid, event)] = events(client.get(url)).items()
-    assert uid == f"soiree-{night.pk}@testserver"
+    assert uid == f"soiree-{night.pk}@tarot.example.org"
     assert (int(event["SEQUENCE"]), str(event["STATUS"])) == (0, "CONFIRMED")
     assert event.decoded("DTSTART").replace(tzinfo=None) == datetime.datetime.combine(night.date, night.time)
     assert str(event["LOCATION"]) == "Chez Steph"
@@ -46,6 +55,17 @@ def test_a_night_moves_and_is_cancelled_under_the_same_uid(client, night, open_s
     assert same == uid and str(cancelled["STATUS"]) == "CANCELLED" and int(cancelled["SEQUENCE"]) == 2
 
 
+def test_a_site_reached_under_two_names_gives_a_night_one_uid(client, night):
+    """The UID is the night's for good: it takes the host of SITE_URL, not the request's (a
+    site reached under two names gave a night two UIDs, two events in a calendar subscribed to
+    both); so does the event's link."""
+    seen = set()
+    for host in ("tarot.example.org", "tarot-biere.example.net"):
+        [(uid, event)] = events(client.get(reverse("gamenights:feed"), HTTP_HOST=host)).items()
+        seen.add((uid, str(event["URL"])))
+    assert seen == {(f"soiree-{night.pk}@tarot.example.org", f"{SITE}{night.get_absolute_url()}")}
+
+
 def test_a_tentative_night_is_tentative(client, night):
     services.change_night(night, tentative=True)
     [event] = events(client.get(reverse("gamenights:feed"))).values()
@@ -56,8 +76,8 @@ def test_a_members_feed_holds_the_nights_he_answered(client, night, open_season,
     services.schedule_night(open_season, date=night.date + datetime.timedelta(days=7))
     services.answer(night, member, Rsvp.YES)
     found = events(client.get(links.feed_url(member)))
-    assert list(found) == [f"soiree-{night.pk}@testserver"]
-    assert "je viens" in str(found[f"soiree-{night.pk}@testserver"]["SUMMARY"])
+    assert list(found) == [f"soiree-{night.pk}@tarot.example.org"]
+    assert "je viens" in str(found[f"soiree-{night.pk}@tarot.example.org"]["SUMMARY"])
     assert client.get(reverse("gamenights:member_feed", args=["faux"])).status_code == 404
 
 
@@ -75,5 +95,5 @@ def test_a_feed_address_handed_out_with_a_time_stamp_still_opens(client, member)
     from django.core import signing
 
     stamped = signing.dumps(member.pk, salt=links.FEED_SALT)
-    assert links.player_of_feed_token(stamped) == member.pk
+    assert links.feed_player(stamped) == member
     assert client.get(reverse("gamenights:member_feed", args=[stamped])).status_code == 200

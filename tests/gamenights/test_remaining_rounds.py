@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from championship.cup.outlook import remaining_rounds, season_statuses
 from championship.models import Round
@@ -28,10 +30,9 @@ def statuses(season):
     return {player.name: status for player, status in season_statuses(season).items()}
 
 
-def nights(season, count, start=TODAY, stage=GameNight.REGULAR, table=""):
+def nights(season, count, start=TODAY):
     return [
-        services.schedule_night(season, date=start + datetime.timedelta(days=7 * i), stage=stage, table=table)
-        for i in range(count)
+        services.schedule_night(season, date=start + datetime.timedelta(days=7 * i)) for i in range(count)
     ]
 
 
@@ -46,7 +47,12 @@ def test_the_statuses_follow_the_calendar(season):
     season.remaining_rounds = 40  # ignored as soon as the season has a night
     season.save()
     scheduled = nights(season, 6)
-    nights(season, 2, stage=GameNight.PLAYOFF, table="A")  # not regular rounds
+    # Not regular rounds: play-off nights, written here as the cup's scheduler writes them once
+    # the seeding is known (which this season's calendar does not let it be yet).
+    for week in (1, 2):
+        GameNight.objects.create(
+            season=season, date=TODAY + datetime.timedelta(weeks=week), stage=GameNight.PLAYOFF, table="A"
+        )
     services.schedule_night(season, date=TODAY - datetime.timedelta(days=1))  # past: not to come
     assert schedule.remaining_regular_rounds(season) == 6
     assert statuses(season)["S11"].code == IN_CONTENTION  # 6 rounds × 30 points can close the gap
@@ -87,3 +93,16 @@ def test_the_migration_turns_the_count_into_tentative_nights(season, monkeypatch
     migration.counts_from_nights(apps, None)
     season.refresh_from_db()
     assert (season.remaining_rounds, GameNight.objects.count()) == (3, 0)
+
+
+def test_the_admin_says_the_typed_count_serves_only_a_season_without_nights(client, season):
+    """The count typed in the season's admin decides the play-off statuses only while the season
+    has no night on its calendar (`schedule.remaining_regular_rounds`): its label and help say so,
+    no longer « sert à décider … qui est qualifié »."""
+    client.force_login(get_user_model().objects.create_superuser(username="root", password="secret-pass-1"))
+    html = client.get(reverse("admin:federation_season_change", args=[season.pk])).content.decode()
+    assert "Sert à décider" not in html
+    assert "sans calendrier" in html
+    assert "Dès la première soirée programmée, seul le calendrier compte" in html
+    listing = client.get(reverse("admin:federation_season_changelist")).content.decode()
+    assert "sans calendrier" in listing

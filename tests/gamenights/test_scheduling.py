@@ -24,7 +24,6 @@ def test_the_board_schedules_a_night_from_the_form(client, open_season, board):
             "time": "20:30",
             "place": "Au Bar",
             "host": board.pk,
-            "stage": "regular",
         },
     )
     night = GameNight.objects.get()
@@ -34,15 +33,14 @@ def test_the_board_schedules_a_night_from_the_form(client, open_season, board):
     assert record.history_user == board.user and record.history_change_reason == "soirée programmée"
 
 
-def test_the_form_refuses_a_date_outside_the_season_and_a_playoff_without_table(client, open_season, board):
+def test_the_form_refuses_a_date_outside_the_season(client, open_season, board):
     client.force_login(board.user)
     url = reverse("gamenights:night_create", args=[open_season.name])
     outside = open_season.end_date + datetime.timedelta(days=1)
-    response = client.post(url, {"date": outside.isoformat(), "time": "20:30", "stage": "playoff"})
+    response = client.post(url, {"date": outside.isoformat(), "time": "20:30"})
     assert response.status_code == 200
     text = response.content.decode()
     assert "n&#x27;est pas dans la saison" in text or "n'est pas dans la saison" in text
-    assert "Table de play-off : choisissez A ou B" in text
     assert not GameNight.objects.exists()
 
 
@@ -100,7 +98,6 @@ def test_the_board_edits_and_cancels_from_the_pages(client, night, board):
         "date": night.date.isoformat(),
         "time": "21:00",
         "place": "Chez Léa",
-        "stage": "regular",
         "reason": "déménagement",
     }
     assert client.post(edit, data).status_code == 302

@@ -70,6 +70,16 @@ def test_the_night_mail_carries_the_signed_answer_links_and_one_click_unsubscrib
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in message.message().as_string()
 
 
+def test_the_night_mail_says_what_its_answer_links_do(night, members, mailoutbox):
+    """A link opens the answer's page with that answer ticked; « Répondre » records it (a GET
+    changes nothing, tests/gamenights/test_answers.py): the mail says so, and no longer
+    « Répondez d'un clic »."""
+    run(NIGHT_DATE - 3 * DAY)
+    message = next(m for m in mailoutbox if m.to == ["chloe@example.org"])
+    assert "d'un clic" not in message.body
+    assert "la réponse déjà cochée, à confirmer par « Répondre »" in message.body
+
+
 def test_the_mail_is_in_the_members_language(homologated, members, mailoutbox, settings):
     settings.SITE_URL = "https://tarot.example.org/"
     set_preferences(members["Bruno"], language="en")

@@ -26,12 +26,14 @@ def test_a_post_without_login_nor_csrf_token_turns_that_kind_off(members):
 
 
 def test_a_get_shows_a_button_and_changes_nothing(client, members):
+    """Before the button, the page says what pressing it will do, not that it is done."""
     url = links.unsubscribe_path(members["Chloé"], REPORT_LATE)
     response = client.get(url)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Chloé, vous ne recevrez plus le rappel « compte-rendu en retard »" in html
-    assert re.search(r'<form method="post">.*<button type="submit">Confirmer</button>', html)
+    assert "ne recevrez plus" not in html
+    assert "Chloé, voulez-vous ne plus recevoir le rappel « compte-rendu en retard » ?" in html
+    assert re.search(r'<form method="post">.*<button type="submit">Ne plus recevoir ce rappel</button>', html)
     assert not ReminderPreference.objects.exists()
     assert preference(members["Chloé"]).report_late is True
 

@@ -33,7 +33,7 @@ def test_the_stamp_changes_with_every_write_of_the_round_and_only_then(example, 
 
 def test_the_stamp_changes_with_a_sign_off_though_the_version_does_not(example):
     before = live_stamp(example.pk)
-    services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED)
+    services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED, version=example.version)
     after = live_stamp(example.pk)
     assert after != before
     assert after.split("-")[0] == before.split("-")[0]  # the same version of the round
@@ -70,8 +70,10 @@ def test_a_submitted_round_has_no_next_dealer(example, secretary):
 
 
 def test_the_table_signoffs_say_who_confirmed_which_version_and_who_disputes(example, secretary):
-    services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED)
-    services.sign_sheet(example, seated_user("Bruno"), Signoff.DISPUTED, comment="Donne 2 fausse")
+    services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED, version=example.version)
+    services.sign_sheet(
+        example, seated_user("Bruno"), Signoff.DISPUTED, version=example.version, comment="Donne 2 fausse"
+    )
     signoffs = table_signoffs(example)
     assert [(row.name, row.verdict, row.current) for row in signoffs.rows] == [
         ("Alice", "confirmed", True),

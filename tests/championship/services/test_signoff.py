@@ -67,7 +67,7 @@ def test_a_player_not_seated_at_the_round_is_refused(example, member):
 def test_an_account_without_a_player_is_refused(example, db):
     staff = get_user_model().objects.create_user(username="equipe", password="secret-pass-1")
     with pytest.raises(RoundError) as refused:
-        services.sign_sheet(example, staff, Signoff.CONFIRMED)
+        services.sign_sheet(example, staff, Signoff.CONFIRMED, version=example.version)
     assert refused.value.code == "player"
 
 
@@ -96,12 +96,18 @@ def test_a_homologated_round_is_no_longer_signed(example):
     alice = seated_user("Alice")
     services.homologate_round(example)
     with pytest.raises(RoundError) as refused:
-        services.sign_sheet(example, alice, Signoff.CONFIRMED)
+        services.sign_sheet(example, alice, Signoff.CONFIRMED, version=example.version)
     assert refused.value.code == "status"
 
 
 def test_an_open_dispute_asks_the_board_for_a_motif_to_homologate(example, president):
-    services.sign_sheet(example, seated_user("Bruno"), Signoff.DISPUTED, comment="Il manque une donne")
+    services.sign_sheet(
+        example,
+        seated_user("Bruno"),
+        Signoff.DISPUTED,
+        version=example.version,
+        comment="Il manque une donne",
+    )
     with pytest.raises(RoundError) as refused:
         services.homologate_round(example, president.user)
     assert refused.value.code == "reason"
@@ -115,9 +121,21 @@ def test_an_open_dispute_asks_the_board_for_a_motif_to_homologate(example, presi
 
 def test_a_dispute_withdrawn_by_a_confirmation_no_longer_asks_for_a_motif(example, president):
     bruno = seated_user("Bruno")
-    services.sign_sheet(example, bruno, Signoff.DISPUTED, comment="Il manque une donne")
-    services.sign_sheet(example, bruno, Signoff.CONFIRMED)
+    services.sign_sheet(
+        example, bruno, Signoff.DISPUTED, version=example.version, comment="Il manque une donne"
+    )
+    services.sign_sheet(example, bruno, Signoff.CONFIRMED, version=example.version)
     services.homologate_round(example, president.user)
     example.refresh_from_db()
     assert example.status == Round.HOMOLOGATED
     assert example.history.first().history_change_reason == "homologation"
+
+
+def test_a_sign_off_without_its_version_is_refused(example):
+    """A sign-off says which version of the sheet the player saw: without it, it would be recorded
+    as confirming the round as it is now, a version he may never have seen."""
+    with pytest.raises(RoundError) as refused:
+        services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED, version=None)
+    assert refused.value.code == "version"
+    assert refused.value.message.startswith("Version : ")
+    assert not Signoff.objects.exists()

@@ -82,10 +82,36 @@ def test_a_seated_player_sees_the_totals_the_next_dealer_and_the_sign_off_form(c
     assert f'hx-get="{poll_url(example)}?v={live_stamp(example.pk)}"' in html
 
 
-def test_a_member_not_seated_follows_the_round_but_does_not_sign(as_user, example, member):
-    html = as_user("member").get(live_url(example)).content.decode()
+def test_a_member_not_seated_does_not_read_a_drafts_live_view(as_user, example, member):
+    """A draft is not published: its live view is the table's (the players seated at it), the
+    secretary's and the board's; any member follows it once homologated."""
+    client = as_user("member")
+    for url in (live_url(example), poll_url(example)):
+        response = client.get(url)
+        assert response.status_code == 403
+        assert "Donne 5" not in response.content.decode()
+    assert "réservée aux joueurs assis à sa table" in client.get(live_url(example)).content.decode()
+    stamp = live_stamp(example.pk)
+    assert client.get(poll_url(example), {"v": stamp}).status_code == 403  # not even « unchanged »
+    services.homologate_round(example)
+    html = client.get(live_url(example)).content.decode()
+    assert 'class="scoreboard"' in html and "Je confirme la feuille" not in html
+
+
+@pytest.mark.parametrize("who", ["secretary", "president", "superuser"])
+def test_the_secretary_and_the_board_read_a_drafts_live_view_but_do_not_sign(client, example, who):
+    if who == "superuser":
+        client.force_login(
+            get_user_model().objects.create_superuser(username="root", password="secret-pass-1")
+        )
+    else:
+        client.force_login(
+            Player.objects.get(name={"secretary": "Secrétaire", "president": "Président"}[who]).user
+        )
+    html = client.get(live_url(example)).content.decode()
     assert "Donne 5 : <strong>David</strong> donne." in html
     assert "Je confirme la feuille" not in html
+    assert client.get(poll_url(example), {"v": live_stamp(example.pk)}).status_code == 204
 
 
 def test_the_live_view_reads_in_english(client, example):
@@ -169,8 +195,18 @@ def test_a_seated_player_confirms_the_sheet(client, example):
 
 def test_a_dispute_without_comment_is_refused_naming_the_field(client, example):
     client = seated(client, "Bruno")
-    response = client.post(sign_url(example), {"verdict": "disputed", "comment": " "}, follow=True)
+    data = {"verdict": "disputed", "comment": " ", "version": example.version}
+    response = client.post(sign_url(example), data, follow=True)
     assert "Commentaire : obligatoire pour contester la feuille." in response.content.decode()
+    assert not Signoff.objects.exists()
+
+
+def test_a_sign_off_posted_without_its_version_is_refused(client, example):
+    """Posted without the version the page showed (a form of an older page, a hand-made POST),
+    a sign-off would confirm the round as it is now, a version the player never saw."""
+    client = seated(client, "Alice")
+    response = client.post(sign_url(example), {"verdict": "confirmed"}, follow=True)
+    assert "Version : la version de la feuille que vous avez lue manque" in response.content.decode()
     assert not Signoff.objects.exists()
 
 
@@ -194,7 +230,9 @@ def disputed(example):
     bruno = Player.objects.get(name="Bruno")
     bruno.user = get_user_model().objects.create_user(username="bruno", password="secret-pass-1")
     bruno.save()
-    services.sign_sheet(example, bruno.user, Signoff.DISPUTED, comment="La donne 3 était chutée")
+    services.sign_sheet(
+        example, bruno.user, Signoff.DISPUTED, version=example.version, comment="La donne 3 était chutée"
+    )
     return example
 
 
@@ -227,11 +265,39 @@ def test_homologating_a_disputed_round_asks_for_the_boards_answer(as_user, dispu
 
 
 def test_the_round_page_shows_the_sign_off_to_the_officials_only(as_user, disputed, member):
+    """The secretary sees who confirmed and who disputes, the board the dispute's comment too."""
     url = reverse("championship:round", args=[disputed.pk])
-    assert "La donne 3 était chutée" in as_user("secretary").get(url).content.decode()
+    html = as_user("secretary").get(url).content.decode()
+    assert 'id="signatures"' in html and "<strong>Bruno</strong> : contestée" in html
+    assert "La donne 3 était chutée" not in html
+    assert "La donne 3 était chutée" in as_user("president").get(url).content.decode()
     services.homologate_round(disputed, reason="vérifiée")
     assert 'id="signatures"' not in as_user("member").get(url).content.decode()
     assert 'id="signatures"' in as_user("president").get(url).content.decode()
+
+
+def test_a_disputes_comment_is_read_by_the_board_and_its_author_only(client, disputed, president, secretary):
+    """On the live view, the table sees that Bruno disputes the sheet; what he wrote, only he and
+    the board read (docs/utiliser.md)."""
+    comment = "La donne 3 était chutée"
+    bruno = Player.objects.get(name="Bruno").user
+    readers = {"Bruno": bruno, "Président": president.user}
+    others = {"Alice": seated(Client(), "Alice"), "Secrétaire": secretary.user}
+    for name, user in readers.items():
+        client.force_login(user)
+        html = client.get(live_url(disputed)).content.decode()
+        assert comment in html, name
+        assert comment in client.get(poll_url(disputed)).content.decode(), name
+    for name, who in others.items():
+        if isinstance(who, Client):
+            other = who
+        else:
+            other = Client()
+            other.force_login(who)
+        html = other.get(live_url(disputed)).content.decode()
+        assert "<strong>Bruno</strong> : contestée" in html, name
+        assert comment not in html, name
+        assert comment not in other.get(poll_url(disputed)).content.decode(), name
 
 
 def test_the_entry_form_still_proposes_the_next_dealer_by_rotation(as_user, example):
