@@ -4,8 +4,8 @@
 from django.dispatch import receiver
 
 from championship import signals as championship_signals
+from gamenights import schedule
 from gamenights import signals as gamenight_signals
-from gamenights.models import Rsvp
 from webhooks import announcements, delivery
 
 
@@ -21,12 +21,8 @@ def report_published(sender, report, **kwargs):
 
 @receiver(gamenight_signals.table_confirmed, dispatch_uid="webhooks-table")
 def table_confirmed(sender, night, **kwargs):
-    coming = (
-        Rsvp.objects.filter(night=night, answer=Rsvp.YES)
-        .order_by("answered_at", "pk")
-        .values_list("player__name", flat=True)
-    )
-    delivery.write(announcements.confirmed(night, list(coming)))
+    coming = [rsvp.player.name for rsvp in schedule.answers(night).yes]  # the active players'
+    delivery.write(announcements.confirmed(night, coming))
 
 
 @receiver(gamenight_signals.night_changed, dispatch_uid="webhooks-night")

@@ -94,6 +94,17 @@ def test_the_fourth_yes_confirms_the_table_once(hooks, night):
     assert body["text"].startswith("Table confirmée : soirée du 19/11/2010 à 20:30, Chez Steph")
 
 
+def test_the_confirmed_table_names_only_the_active_players(hooks, night):
+    comers = [make_player(name) for name in ("Anne", "Bea", "Cyril", "Dora", "Eve")]
+    nights.answer(night, comers[4], Rsvp.YES, on_behalf=True)
+    comers[4].active = False  # Eve's answer was given before she left the federation
+    comers[4].save()
+    for comer in comers[:4]:
+        nights.answer(night, comer, Rsvp.YES, on_behalf=True)
+    body = Delivery.objects.get(webhook__format="json").body
+    assert body["data"]["players"] == ["Anne", "Bea", "Cyril", "Dora"]
+
+
 def test_a_night_moved_is_announced_not_a_change_of_its_notes(hooks, night):
     nights.change_night(night, notes="Apportez des jetons")
     assert not Delivery.objects.exists()
