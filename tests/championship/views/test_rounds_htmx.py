@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from django.urls import reverse
 
 from championship.models import Adjustment, Deal, Round
@@ -236,8 +237,9 @@ def test_it_refuses_htmx_bonuses_to_those_who_do_not_enter_rounds(as_user, examp
 def test_it_loads_the_vendored_htmx_on_the_entry_page_only(as_user, example):
     client = as_user("secretary")
     html = client.get(entry_url(example)).content.decode()
-    assert '<script src="/static/js/htmx.min.js" defer></script>' in html
-    assert '<script src="/static/js/rounds-entry.js" defer></script>' in html
+    # Under the manifest storage, as production names them: their versioned names.
+    assert f'<script src="{static("js/htmx.min.js")}" defer></script>' in html
+    assert f'<script src="{static("js/rounds-entry.js")}" defer></script>' in html
     assert "//unpkg" not in html and "cdn" not in html.lower()
     assert f'hx-post="{entry_url(example)}" hx-target="#entry-live"' in html
     assert f'action="{entry_url(example)}#saisie"' in html  # still a plain form without JS
@@ -245,8 +247,8 @@ def test_it_loads_the_vendored_htmx_on_the_entry_page_only(as_user, example):
     correction = client.get(reverse("championship:deal_edit", args=[example.pk, 1])).content.decode()
     assert "htmx" not in detail
     # the correction page loads it too, for the live preview of the corrected deal
-    assert '<script src="/static/js/htmx.min.js" defer></script>' in correction
-    assert '<script src="/static/js/rounds-entry.js" defer></script>' in correction
+    assert f'<script src="{static("js/htmx.min.js")}" defer></script>' in correction
+    assert f'<script src="{static("js/rounds-entry.js")}" defer></script>' in correction
     htmx = finders.find("js/htmx.min.js")
     assert htmx
     with open(htmx, encoding="utf-8") as script:
