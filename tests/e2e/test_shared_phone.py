@@ -7,16 +7,22 @@ docs/exploitation.md (« Comptes et sécurité »).
   logs in or out; the logout's `Clear-Site-Data: "cache"` empties the browser's cache), so that,
   offline, the next person gets the browser's « no network » page, not hers (her name, her form,
   its CSRF token). Each mechanism is tested alone too: the worker without the header.
+- A deal she kept offline stays on the phone (never erased by a logout) but belongs to her: in
+  another account's session it is listed « gardée par secrétaire » and not sent; it leaves when
+  she logs in again, and its history names her.
 """
+
+import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from championship.models import Deal
 from federation import accounts
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import headless_chromium, requires_chromium
-from tests.e2e.test_offline_entry import open_entry_page, wait_for
+from tests.e2e.test_offline_entry import open_entry_page, passed_deal, pending, settled, stored, wait_for
 from tests.factories import make_round
 
 pytestmark = requires_chromium
@@ -99,5 +105,66 @@ def test_after_logging_out_the_phone_shows_none_of_the_accounts_pages_offline(
     shown = page_content(page)
     assert secretary.user.username not in shown and "csrfmiddlewaretoken" not in shown
     phone.context.set_offline(False)
+    assert phone.problems == []
+    phone.close()
+
+
+def test_a_deal_kept_by_one_account_is_sent_only_in_its_session(
+    browser, live_server, secretary, president, empty_round
+):
+    phone = open_entry_page(browser, live_server, secretary, empty_round, "deux-comptes")
+    page = phone.page
+    phone.context.set_offline(True)
+    passed_deal(page, "Alice")
+    expect(pending(page)).to_have_count(1)
+    settled(phone)
+    page.close()  # she leaves the page while offline: her deal waits on the phone
+
+    page = phone.page = phone.context.new_page()
+    sent = []
+    page.on("request", lambda request: sent.append(request) if "/donnes/envoi/" in request.url else None)
+    phone.context.set_offline(False)
+    page.goto("/")
+    night.log_out(page, secretary.user.username)
+    night.log_in(page, president.user.username)
+
+    page.goto(entry_path(empty_round))
+    others = pending(page)
+    expect(others).to_have_count(1)
+    expect(others.first).to_contain_text(f"Donne gardée par {secretary.user.username} sur ce téléphone")
+    expect(others.first).to_contain_text("Donneur : Alice")
+    expect(others.first.get_by_role("button")).to_have_count(0)  # not his to send, correct or delete
+    phone.look("1-donne-d-un-autre-compte", showing=others.first)
+    settled(phone)
+    assert sent == [] and stored(empty_round) == []
+
+    # His own deal, online, is not held behind hers.
+    form = page.locator("#saisie")
+    night.choose(form, "Donne", "Passe")
+    night.save_deal(page, 1)
+    settled(phone)
+    assert sent == [] and stored(empty_round) == [(1, "Alice", "passed")]
+    added = Deal.history.filter(round_id=empty_round.pk, history_type="+")
+    assert added.get(number=1).history_user == president.user
+
+    # She logs in again: her deal leaves, in her session (refused first: the round changed since
+    # she kept it; sent again as the round now is, by her).
+    night.log_out(page, president.user.username)
+    night.log_in(page, secretary.user.username)
+    page.goto(entry_path(empty_round))
+    refused = pending(page).first
+    expect(refused).to_contain_text("Donne 2 — refusée")
+    expect(refused).to_contain_text("donne 1 ajoutée par Président")
+    settled(phone)
+    refused.get_by_role("button", name="Renvoyer").click()
+    expect(pending(page)).to_have_count(0)
+    expect(page.locator("#donne-2")).to_be_visible()
+    settled(phone)
+    assert {re.sub(r"\d+", "N", request.url.removeprefix(live_server.url)) for request in sent} == {
+        "/manches/N/donnes/envoi/"
+    }
+    assert stored(empty_round) == [(1, "Alice", "passed"), (2, "Alice", "passed")]
+    assert added.get(number=2).history_user == secretary.user
+    settled(phone)
     assert phone.problems == []
     phone.close()

@@ -314,8 +314,9 @@ TABLE = {
     ],
     # A deal kept on the phone offline, sent when the network returns: a bare POST is refused in JSON.
     "manches/<int:pk>/donnes/envoi/": [
-        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 422 422 403 422"),
-        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 422 403 422"),
+        # A bare POST names no account: refused as a deal kept by another (409), once rights pass.
+        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 409 409 403 409"),
+        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 409 403 409"),
     ],
     # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
     "manches/<int:pk>/feuille-papier/": [
