@@ -234,8 +234,8 @@ def test_a_kept_deal_refused_after_an_earlier_deal_was_deleted_names_the_deletio
         "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
     )
     expect(page.get_by_role("status")).to_contain_text("Donne 4 refusée par le serveur")
-    phone.look("1-refusee-apres-suppression", showing=refused)
-    settled(phone)
+    settled(phone)  # the page read again after the refusal: the list redrawn in its place
+    phone.look("1-refusee-apres-suppression", showing=page.locator(".pending-deals"))
     refused.get_by_role("button", name="Renvoyer").click()
     expect(page.get_by_role("status")).to_contain_text("Donne 4 enregistrée")
     expect(pending(page)).to_have_count(0)
