@@ -1,5 +1,7 @@
-"""Accounts: the page shown to a login that django-axes throttles (settings: AXES_*), and the
-password reset request, sent off the request and throttled (settings: PASSWORD_RESET_*)."""
+"""Accounts: the page shown to a login that django-axes throttles (settings: AXES_*), the
+password reset request, sent off the request and throttled (settings: PASSWORD_RESET_*), and what
+keeps an account's pages off a phone passed from hand to hand (`private_when_logged_in`,
+`LogoutView`; the threat model in docs/exploitation.md, « Comptes et sécurité »)."""
 
 import hashlib
 import logging
@@ -14,6 +16,7 @@ from django.db.models import Max
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
 
 from federation import outbox
 
@@ -40,6 +43,38 @@ def lockout_response(request, original_response=None, credentials=None):
         "retry_today": timezone.localdate(retry_at) == timezone.localdate(),
     }
     return render(request, "registration/lockout.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
+
+
+# --- a shared phone ------------------------------------------------------------------------------
+
+
+def private_when_logged_in(get_response):
+    """Every answer to a logged-in account (or to the request that logs it in or out):
+    `Cache-Control: private, no-store`, so that neither a shared cache nor the browser's keeps a
+    copy of a page meant for one account (the account page shows the calendar's secret address).
+    The service worker's copy of the entry page for offline use is apart from this: it keeps it
+    itself, and empties it when someone logs in or out (federation.pwa). After
+    AuthenticationMiddleware; static files (WhiteNoise, above it) keep their long cache."""
+
+    def middleware(request):
+        before = request.user.is_authenticated
+        response = get_response(request)
+        if before or request.user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
+        return response
+
+    return middleware
+
+
+class LogoutView(auth_views.LogoutView):
+    """Logging out also asks the browser to empty its cache of the site (`Clear-Site-Data:
+    "cache"`, honoured on HTTPS and localhost), even for a session that expired meanwhile; never
+    `"storage"`, which would erase the deals kept on the phone until they are sent."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache"'
+        return response
 
 
 # --- password reset -------------------------------------------------------------------------------

@@ -2,10 +2,11 @@
 worker (templates/federation/service-worker.js), both served from the site's root so that the
 worker's scope covers every page (the entry pages of the rounds among them).
 
-The worker keeps the static files listed here (and any other the pages fetch) and the pages that
-ask to be kept (federation/static/js/offline-entry.js); its cache is named after the content of
-these files, so that a new release replaces it. Browsers run service workers only on HTTPS
-origins and on localhost (docs/exploitation.md)."""
+The worker keeps the static files listed here (and any other the pages fetch) and, in a cache of
+their own, the pages that ask to be kept (federation/static/js/offline-entry.js), forgotten when
+someone logs in or out on the phone (ACCOUNT_CHANGES: a shared phone, docs/exploitation.md); its
+caches are named after the content of these files, so that a new release replaces them. Browsers
+run service workers only on HTTPS origins and on localhost (docs/exploitation.md)."""
 
 import functools
 import hashlib
@@ -15,7 +16,7 @@ from django.contrib.staticfiles import finders
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import PrefixNode, static
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
@@ -35,6 +36,8 @@ PRECACHE = [
 ]
 THEME_COLOUR = "#1f5f3f"  # the header's felt green (css/site.css, --felt)
 BACKGROUND_COLOUR = "#f4efe6"
+# The addresses whose POST logs someone in or out: the worker then forgets every kept page.
+ACCOUNT_CHANGES = ["login", "logout", "admin:login", "admin:logout"]
 ICONS = [
     ("icons/icon-192.png", "192x192", "any"),
     ("icons/icon-512.png", "512x512", "any"),
@@ -63,6 +66,7 @@ def service_worker(request):
         # The folder's address, not a file's: the manifest storage has no entry for "" (a 500).
         "static_url": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
         "precache": json.dumps([static(name) for name in PRECACHE]),
+        "account_changes": json.dumps([reverse(name) for name in ACCOUNT_CHANGES]),
     }
     response = render(
         request, "federation/service-worker.js", context, content_type="text/javascript; charset=utf-8"

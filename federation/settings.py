@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every answer to a logged-in account: Cache-Control: private, no-store (a shared phone).
+    "federation.accounts.private_when_logged_in",
     # Every GET reads one state of the database, cached figures included (federation.snapshot).
     "federation.snapshot.ReadSnapshotMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

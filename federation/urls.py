@@ -53,7 +53,7 @@ urlpatterns = [
     path("", include("gamenights.urls")),
     path("", include("notifications.urls")),
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
-    path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path("deconnexion/", accounts.LogoutView.as_view(), name="logout"),
     *account_patterns,
     path("", include("federation.pwa")),  # /sw.js and /manifest.webmanifest, at the root for their scope
     path("i18n/", include("django.conf.urls.i18n")),

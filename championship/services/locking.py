@@ -7,6 +7,8 @@ then read what it wrote (so an edit never acts on a status the board just change
 transactions are immediate (see the settings), so writers wait for each other the same way.
 """
 
+import datetime
+
 from django.db import IntegrityError
 from django.db.models import F
 from django.utils import timezone
@@ -86,8 +88,13 @@ def claim_key(round_, key):
 
 # --- what changed meanwhile ------------------------------------------------------------------------
 
-# Records of the same write, a second apart at most: the one that says most is shown.
+# The records of one write: the same author and reason, each within a second of the next. The one
+# that names it: a deletion, else an addition, else a change (a deal deleted, not the following
+# deals it renumbered); then by model, then the latest.
 _PRIORITY = [Deal, Adjustment, Round, Seat]
+_TYPES = ["-", "+", "~"]
+_SAME_WRITE = datetime.timedelta(seconds=1)
+_LOOK_BACK = datetime.timedelta(seconds=30)  # a write's records are read back this far at most
 
 
 def _what(model, record):
@@ -101,25 +108,55 @@ def _what(model, record):
     return {"+": "manche créée", "~": "manche modifiée", "-": "manche supprimée"}[record.history_type]
 
 
-def last_change(round_):
-    """« donne 3 modifiée par Alice le 19/11/2010 à 22:14 (motif : …) », or None."""
-    latest = []
-    for model in _PRIORITY:
-        key = "id" if model is Round else "round_id"
-        record = (
-            model.history.filter(**{key: round_.pk})
-            .exclude(history_change_reason="recalcul")
+def _records(model, round_):
+    key = "id" if model is Round else "round_id"
+    return model.history.filter(**{key: round_.pk}).exclude(history_change_reason="recalcul")
+
+
+def _last_write(round_):
+    """(model, record) pairs of the round's last write, latest first (records of the scoring left
+    out: the change that caused them is named)."""
+    newest = [
+        record.history_date
+        for model in _PRIORITY
+        if (record := _records(model, round_).only("history_date").order_by("-history_date").first())
+    ]
+    if not newest:
+        return []
+    since = max(newest) - _LOOK_BACK
+    recent = sorted(
+        (
+            (model, record)
+            for model in _PRIORITY
+            for record in _records(model, round_)
+            .filter(history_date__gte=since)
             .select_related("history_user__player")
-            .order_by("-history_date", "-history_id")
-            .first()
+            .order_by("-history_date")[:500]
+        ),
+        key=lambda pair: pair[1].history_date,
+        reverse=True,
+    )
+    write = recent[:1]
+    for model, record in recent[1:]:
+        last = write[-1][1]
+        same = (record.history_user_id, record.history_change_reason) == (
+            last.history_user_id,
+            last.history_change_reason,
         )
-        if record is not None:
-            latest.append((model, record))
-    if not latest:
+        if not same or last.history_date - record.history_date > _SAME_WRITE:
+            break
+        write.append((model, record))
+    return write
+
+
+def last_change(round_):
+    """« donne 3 modifiée par Alice le 19/11/2010 à 22:14 (motif : …) », or None: the last write,
+    named by the row it was made on (`_TYPES`, `_PRIORITY`)."""
+    write = _last_write(round_)
+    if not write:
         return None
-    newest = max(record.history_date for _model, record in latest)
-    model, record = next(
-        (model, record) for model, record in latest if (newest - record.history_date).total_seconds() <= 1
+    model, record = min(
+        write, key=lambda pair: (_TYPES.index(pair[1].history_type), _PRIORITY.index(pair[0]))
     )
     when = timezone.localtime(record.history_date)
     author = who(record.history_user, nobody="quelqu'un")

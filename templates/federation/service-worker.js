@@ -1,12 +1,19 @@
 /* The site's service worker (served at the site's root by federation.pwa, so that its scope is the
  * whole site). It keeps what the entry page needs to open without a network, and nothing else:
  *
- * - the site's static files: cached when installed (the list below) or when first fetched, then
- *   served from the cache (their names change with their content in production);
- * - the pages asked to be kept (offline-entry.js reads the entry page of a round once more with
- *   the header X-Keep-Page, on the first visit and when it reads it again in place): afterwards
- *   fetched from the network first, the cached copy refreshed with each answer; without a
- *   network (or no answer within a few seconds), the cached copy is served.
+ * - the site's static files (cache CACHE): cached when installed (the list below) or when first
+ *   fetched, then served from the cache (their names change with their content in production);
+ * - the pages asked to be kept (cache PAGES; offline-entry.js reads the entry page of a round once
+ *   more with the header X-Keep-Page, on the first visit and when it reads it again in place):
+ *   afterwards fetched from the network first, the cached copy refreshed with each answer; without
+ *   a network (or no answer within a few seconds), the cached copy is served. The server marks
+ *   these pages `Cache-Control: private, no-store`: that keeps them out of the browser's HTTP
+ *   cache, not out of this cache, which the worker fills itself.
+ *
+ * A page is one account's (its name, its forms, their CSRF token): when someone logs in or out on
+ * the phone (a POST to one of ACCOUNT_CHANGES), every kept page is forgotten, and an answer still
+ * on its way then is not kept. The static files stay, and so do the deals kept on the phone (in
+ * IndexedDB, never touched here: each is sent only in the session of the account that kept it).
  *
  * Every other request (other pages, every POST, htmx) goes to the network as if there were no
  * service worker: a deal is never sent or answered from here (offline-entry.js keeps it).
@@ -15,7 +22,9 @@
 "use strict";
 
 const CACHE = "tarot-{{ version }}";
+const PAGES = "tarot-pages-{{ version }}";
 const STATIC_URL = {{ static_url|safe }};
+const ACCOUNT_CHANGES = {{ account_changes|safe }};
 const PRECACHE = {{ precache|safe }};
 const SLOW_NETWORK_MS = 4000;
 
@@ -33,7 +42,7 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.startsWith("tarot-") && name !== CACHE;
+        return name.startsWith("tarot-") && name !== CACHE && name !== PAGES;
       }).map(function (name) {
         return caches.delete(name);
       }));
@@ -43,17 +52,38 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+/* Bumped when someone logs in or out: a page asked for before is not kept when it arrives. */
+let account = 0;
+
+function forgetPages() {
+  account += 1;
+  return caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.startsWith("tarot-pages-");
+    }).map(function (name) {
+      return caches.delete(name);
+    }));
+  });
+}
+
+function keepPage(request, response, asked) {
+  if (!response.ok || response.redirected) {
+    return Promise.resolve();
+  }
+  return caches.open(PAGES).then(function (cache) {
+    return asked === account ? cache.put(pageKey(request.url), response) : undefined;
+  });
+}
+
 function pageKey(url) {
   const address = new URL(url, self.location.origin);
   return address.origin + address.pathname; // ?donne=3 and #saisie: the same page
 }
 
-function fromNetworkFirst(request, cache, cached) {
-  const key = pageKey(request.url);
+function fromNetworkFirst(request, cached) {
+  const asked = account;
   const network = fetch(request).then(function (response) {
-    if (response.ok && !response.redirected) {
-      cache.put(key, response.clone());
-    }
+    keepPage(request, response.clone(), asked).catch(function () { return undefined; });
     return response;
   });
   const slow = new Promise(function (resolve) {
@@ -68,11 +98,15 @@ function fromNetworkFirst(request, cache, cached) {
 
 self.addEventListener("fetch", function (event) {
   const request = event.request;
-  if (request.method !== "GET") {
-    return;
-  }
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) {
+    return;
+  }
+  if (request.method === "POST" && ACCOUNT_CHANGES.includes(url.pathname)) {
+    event.waitUntil(forgetPages()); // and the request goes on to the network
+    return;
+  }
+  if (request.method !== "GET") {
     return;
   }
   if (url.pathname.startsWith(STATIC_URL)) {
@@ -89,11 +123,11 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.headers.get("X-Keep-Page")) {
-    event.respondWith(caches.open(CACHE).then(function (cache) {
-      return fetch(request).then(function (response) {
-        if (response.ok && !response.redirected) {
-          cache.put(pageKey(request.url), response.clone());
-        }
+    const asked = account;
+    event.respondWith(fetch(request).then(function (response) {
+      return keepPage(request, response.clone(), asked).catch(function () {
+        return undefined; // not kept (storage full): the page is still answered
+      }).then(function () {
         return response;
       });
     }));
@@ -102,12 +136,10 @@ self.addEventListener("fetch", function (event) {
   if (request.mode !== "navigate" || request.headers.get("HX-Request")) {
     return;
   }
-  event.respondWith(caches.open(CACHE).then(function (cache) {
-    return cache.match(pageKey(request.url)).then(function (cached) {
-      if (!cached) {
-        return fetch(request); // not a page kept for offline use
-      }
-      return fromNetworkFirst(request, cache, cached);
-    });
+  event.respondWith(caches.match(pageKey(request.url), { cacheName: PAGES }).then(function (cached) {
+    if (!cached) {
+      return fetch(request); // not a page kept for offline use
+    }
+    return fromNetworkFirst(request, cached);
   }));
 });

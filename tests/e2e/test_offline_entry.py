@@ -2,18 +2,22 @@
 against the live server: a service worker runs on http://localhost as on HTTPS).
 
 The secretary opens the entry page online once; then, offline (`context.set_offline`), the deals
-she saves are kept on the phone (IndexedDB) and listed « en attente d'envoi »; the page opens
-again offline (the service worker); back online, they are sent in order, each stored once. An
-answer lost on the way (the server stored the deal, the phone heard nothing) stores it once; a
-round changed meanwhile keeps the deal on the phone with the server's message. And a save in
-flight, a failure and « Réessayer » show on the page. Every check waits for what a person sees;
-the database is read once the page is still (the live server's SQLite is shared with the test).
+she saves are kept on the phone (IndexedDB) and listed « en attente d'envoi »; the notice « Hors
+ligne » tops the form and the dealer turns as online; the page opens again offline (the service
+worker, under the production static storage); back online, they are sent in order, each stored
+once. An answer lost on the way (the server stored the deal, the phone heard nothing) stores it
+once; a round changed meanwhile keeps the deal on the phone with the server's message, which
+names the change, and the number the deal would have now. And a save in flight, a failure and
+« Réessayer » show on the page. Every check waits for what a person sees; the database is read
+once the page is still (the live server's SQLite is shared with the test). A phone passed from
+one account to another: tests/e2e/test_shared_phone.py.
 """
 
 import re
 import time
 
 import pytest
+from django.contrib.staticfiles.storage import ManifestStaticFilesStorage, staticfiles_storage
 from playwright.sync_api import expect
 
 from championship import services
@@ -144,6 +148,104 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
     phone.close()
 
 
+def test_offline_the_notice_tops_the_form_and_the_dealers_turn_as_online(
+    browser, live_server, secretary, empty_round
+):
+    phone = open_entry_page(browser, live_server, secretary, empty_round, "rotation-hors-ligne")
+    page = phone.page
+    form = page.locator("#saisie")
+    phone.context.set_offline(True)
+
+    # At a phone's size, the notice is at the top of the form, not under « Enregistrer la donne ».
+    banner = form.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
+    expect(banner).to_be_visible()
+    heading = form.get_by_role("heading", name="Donne 1", exact=True).bounding_box()
+    notice = banner.bounding_box()
+    first_field = form.get_by_role("group", name="Donne", exact=True).bounding_box()
+    assert 0 <= notice["y"] - (heading["y"] + heading["height"]) < 40, (heading, notice)
+    assert notice["y"] + notice["height"] <= first_field["y"], (notice, first_field)
+    phone.look("1-bandeau-hors-ligne", showing=form.get_by_role("heading", name="Donne 1", exact=True))
+
+    # No dealer tapped: each kept deal moves the rotation on, a misdeal's dealer deals again.
+    for number, (dealer, kind) in enumerate(
+        [("Alice", "Passe"), ("Bruno", "Fausse donne"), ("Bruno", "Passe")], start=1
+    ):
+        expect(night.dealer(form, dealer)).to_be_checked()
+        night.choose(form, "Donne", kind)
+        form.get_by_role("button", name="Enregistrer la donne").click()
+        expect(pending(page)).to_have_count(number)
+        expect(pending(page).nth(number - 1)).to_contain_text(f"Donneur : {dealer}")
+    expect(night.dealer(form, "Chloé")).to_be_checked()
+    page.reload()  # the page kept by the service worker: the rotation read from the kept deals
+    expect(pending(page)).to_have_count(3)
+    expect(night.dealer(form, "Chloé")).to_be_checked()
+
+    phone.context.set_offline(False)
+    expect(pending(page)).to_have_count(0)
+    expect(page.locator("#donne-3")).to_be_visible()
+    settled(phone)
+    assert stored(empty_round) == [(1, "Alice", "passed"), (2, "Bruno", "misdeal"), (3, "Bruno", "passed")]
+    expect(page.locator(".deal-warning")).to_have_count(0)  # « Rotation des donneurs : … »
+    expect(night.dealer(form, "Chloé")).to_be_checked()
+    settled(phone)
+    assert phone.problems == []
+    phone.close()
+
+
+def test_the_entry_page_reloaded_offline_is_the_workers_copy_under_the_production_static_storage(
+    browser, live_server, secretary, empty_round
+):
+    assert isinstance(staticfiles_storage, ManifestStaticFilesStorage)  # hashed names, as in production
+    phone = open_entry_page(browser, live_server, secretary, empty_round, "recharge-hors-ligne")
+    page = phone.page
+    phone.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.status == 200 and response.from_service_worker
+    expect(page.get_by_role("heading", name="Donne 1", exact=True)).to_be_visible()
+    expect(page.get_by_text("Hors ligne : les donnes enregistrées")).to_be_visible()  # its script ran
+    scripts = page.locator("script[src]").evaluate_all("(nodes) => nodes.map((node) => node.src)")
+    assert any(re.search(r"/static/js/offline-entry\.[0-9a-f]{12}\.js$", src) for src in scripts), scripts
+    felt = page.locator(".site-header").evaluate("(node) => getComputedStyle(node).backgroundColor")
+    assert felt == "rgb(31, 95, 63)", felt  # site.css from the worker's cache: the header's felt green
+    phone.look("1-recharge-hors-ligne")
+    assert phone.problems == []
+    phone.context.set_offline(False)
+    settled(phone)
+    phone.close()
+
+
+def test_a_kept_deal_refused_after_an_earlier_deal_was_deleted_names_the_deletion_and_keeps_its_number(
+    browser, live_server, season, secretary, president
+):
+    round_ = make_round(season)  # the example: 4 deals
+    phone = open_entry_page(browser, live_server, secretary, round_, "donne-supprimee")
+    page = phone.page
+    phone.context.set_offline(True)
+    passed_deal(page, "David")
+    expect(pending(page).first).to_contain_text("Donne 5 — en attente d’envoi")
+
+    # Meanwhile, the président deletes deal 2 (deals 3 and 4 become 2 and 3).
+    services.delete_deal(Deal.objects.get(round=round_, number=2), user=president.user)
+
+    phone.context.set_offline(False)
+    refused = pending(page).first
+    expect(refused).to_contain_text("Donne 4 — refusée")
+    expect(refused).to_contain_text(
+        "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
+    )
+    expect(page.get_by_role("status")).to_contain_text("Donne 4 refusée par le serveur")
+    settled(phone)  # the page read again after the refusal: the list redrawn in its place
+    phone.look("1-refusee-apres-suppression", showing=page.locator(".pending-deals"))
+    refused.get_by_role("button", name="Renvoyer").click()
+    expect(page.get_by_role("status")).to_contain_text("Donne 4 enregistrée")
+    expect(pending(page)).to_have_count(0)
+    settled(phone)
+    assert stored(round_)[-1] == (4, "David", "passed")
+    settled(phone)
+    assert phone.problems == []
+    phone.close()
+
+
 def test_a_deal_whose_answer_was_lost_is_stored_once(browser, live_server, secretary, empty_round):
     phone = open_entry_page(browser, live_server, secretary, empty_round, "reponse-perdue")
     page = phone.page
@@ -189,9 +291,9 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
 
     phone.context.set_offline(False)
     refused = pending(page).first
-    expect(refused).to_contain_text("Donne 1 — refusée")
+    expect(refused).to_contain_text("Donne 2 — refusée")  # the number it will have once sent again
     expect(refused).to_contain_text("La manche a été modifiée pendant que vous la lisiez : donne 1 ajoutée")
-    expect(page.get_by_role("status")).to_contain_text("Donne 1 refusée par le serveur")
+    expect(page.get_by_role("status")).to_contain_text("Donne 2 refusée par le serveur")
     phone.look("1-donne-refusee")
     assert stored(empty_round) == [(1, "Émile", "passed")]
 

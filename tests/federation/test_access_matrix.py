@@ -10,7 +10,9 @@ report, players, officials), and the expected class of answer for each role, in 
 
 POST requests carry no data (and the test client skips the CSRF check): a view that acts on a
 bare POST acts, inside a savepoint rolled back after each request, so every cell sees the same
-world. One loop, one report listing every mismatch.
+world. Every answer to a logged-in account, whatever its class, is `Cache-Control: private,
+no-store` (a shared phone: tests/federation/test_shared_phone.py). One loop, one report listing
+every mismatch.
 """
 
 import copy
@@ -315,8 +317,9 @@ TABLE = {
     ],
     # A deal kept on the phone offline, sent when the network returns: a bare POST is refused in JSON.
     "manches/<int:pk>/donnes/envoi/": [
-        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 422 422 403 422"),
-        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 422 403 422"),
+        # A bare POST names no account: refused as a deal kept by another (409), once rights pass.
+        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 409 409 403 409"),
+        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 409 403 409"),
     ],
     # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
     "manches/<int:pk>/feuille-papier/": [
@@ -506,7 +509,7 @@ def test_every_url_answers_every_role_as_the_table_says(world, caplog):
             client.force_login(world.users[role])
         clients[role] = (client, copy.deepcopy(client.cookies))
 
-    mismatches, wrong_paths, observed = [], [], []
+    mismatches, wrong_paths, observed, stored = [], [], [], []
     for route, rows in TABLE.items():
         if route not in site_routes:
             continue
@@ -525,6 +528,11 @@ def test_every_url_answers_every_role_as_the_table_says(world, caplog):
                     transaction.savepoint_rollback(savepoint)
                     client.cookies = copy.deepcopy(cookies)
                     got.append(answer_class(response))
+                    directives = {part.strip() for part in response.get("Cache-Control", "").split(",")}
+                    if world.users[role] is not None and not {"private", "no-store"} <= directives:
+                        stored.append(
+                            f"{method} {path} as {role}: Cache-Control {response.get('Cache-Control')}"
+                        )
                 observed.append(f"{method:4} {path:70} {' '.join(f'{g:>3}' for g in got)}")
                 for role, want, have in zip(ROLES, expected, got, strict=True):
                     if want != have:
@@ -535,5 +543,6 @@ def test_every_url_answers_every_role_as_the_table_says(world, caplog):
         + [f"TABLE row for a pattern the site no longer has: {route}" for route in stale]
         + wrong_paths
         + mismatches
+        + stored
     )
     assert report == [], "\n".join(report + ["", "observed:", *observed])

@@ -149,6 +149,7 @@ def test_it_configures_htmx_to_need_neither_eval_nor_an_inline_style(client, wor
     style element is inserted and that the policy reports nothing)."""
     client.force_login(secretary.user)
     html = client.get(reverse("championship:round_edit", args=[world["draft"].pk])).content.decode()
+    # Under the manifest storage, as production names them: their versioned names.
     assert html.index(f'src="{static("js/htmx.min.js")}" defer') < html.index(
         f'src="{static("js/rounds-entry.js")}" defer'
     )

@@ -6,14 +6,22 @@
  *   again offline;
  * - a save in flight shows it (« Envoi… », aria-busy); a save that cannot reach the server (no
  *   network, or the answer lost) keeps the deal on this phone (IndexedDB: its fields, its one-time
- *   key, the round's version it was entered at), lists it « en attente d'envoi » and empties the
- *   form for the next deal; with deals kept, the next ones are kept behind them, in order;
+ *   key, the round's version it was entered at, the account that kept it), lists it « en attente
+ *   d'envoi » and empties the form for the next deal, its dealer the next by rotation after the
+ *   kept deal; with deals kept, the next ones are kept behind them, in order; while offline, the
+ *   notice « Hors ligne » shows at the top of the form;
+ * - each kept deal shows the number it will have: the round's next number as the server last
+ *   told it (the page, or its answer to a deal sent), then one more for each kept deal before it;
  * - when the network returns (or « Réessayer »), the kept deals are sent one by one, in order, to
  *   the server's queue URL (championship.views.offline): stored (or stored already: the one-time
  *   key) → dropped from the phone; refused (the round changed meanwhile, was submitted, a field is
  *   wrong) → kept with the server's message, and the following ones wait, until the secretary
  *   corrects it (« Modifier » puts it back in the form, in its place), sends it again as the round
- *   now is (« Renvoyer ») or deletes it (« Supprimer »).
+ *   now is (« Renvoyer ») or deletes it (« Supprimer »);
+ * - a phone passed from hand to hand: a kept deal belongs to the account that kept it and is sent
+ *   only from a page of that account's session (the server refuses it in another's); another
+ *   account's kept deals are listed « gardée par … », neither sent, corrected nor deleted. A
+ *   logout never erases them (docs/exploitation.md, « Comptes et sécurité »).
  * Nothing is scored here: offline, no preview; the server scores each deal when it arrives.
  */
 (function () {
@@ -26,8 +34,9 @@
   const deals = keyval.createStore("tarot-offline-deals", "deals");
   const versions = keyval.createStore("tarot-offline-versions", "versions");
   const SKIPPED = ["csrfmiddlewaretoken", "key", "version"];
+  const MISDEAL = "misdeal"; // the kind whose dealer deals again (scoring/vocabulary.py)
   let editing = null; // the kept deal put back in the form by « Modifier »
-  let kept = 0; // deals kept for this round (read before each save: htmx asks synchronously)
+  let kept = 0; // this account's deals kept for this round (read before each save: htmx asks synchronously)
   let flushing = false;
   let lastStatus = { message: "", options: {} };
   const confirming = new Set(); // kept deals whose « Supprimer » was tapped once
@@ -40,6 +49,8 @@
     return template.replace(/%\((\w+)\)s/g, function (_all, key) { return String((values || {})[key]); });
   }
   function dealForm() { return document.querySelector("#saisie form.deal-form"); }
+  function account() { return root() ? root().dataset.account : ""; }
+  function mine(deal) { return Boolean(deal.account) && deal.account === account(); }
 
   function newKey() {
     if (window.crypto && window.crypto.randomUUID) {
@@ -59,11 +70,16 @@
     }
   }
 
-  /* The round's version and next deal number, the highest seen (a page kept offline may be older). */
+  /* The round as the server last told it: its version and the number of its next deal, read
+   * together (this page as served, or an answer to a kept deal), the latest version winning (a
+   * page kept offline may be older). The next number may go down: a deal deleted meanwhile. */
   async function remember(seen) {
     const stored = (await keyval.get(roundId(), versions)) || { version: 0, next: 0 };
-    const page = seen || { version: Number(root().dataset.version || 0), next: nextNumber(dealForm()) };
-    const known = { version: Math.max(page.version, stored.version), next: Math.max(page.next, stored.next) };
+    const page = seen || { version: Number(root().dataset.version || 0), next: Number(root().dataset.next || 0) };
+    let known = stored;
+    if (page.version > stored.version || (page.version === stored.version && page.next > stored.next)) {
+      known = { version: page.version, next: page.next || stored.next }; // a submitted round's page has no next
+    }
     await keyval.set(roundId(), known, versions);
     return known;
   }
@@ -72,10 +88,24 @@
     return (await remember()).version;
   }
 
-  async function keptDeals() {
+  /* This round's kept deals, in order; this account's numbered as they will be stored. */
+  async function allKept() {
     const round = roundId();
-    const all = await keyval.values(deals);
-    return all.filter(function (deal) { return deal.round === round; }).sort(function (a, b) { return a.order - b.order; });
+    const known = await remember();
+    const all = (await keyval.values(deals)).filter(function (deal) { return deal.round === round; });
+    all.sort(function (a, b) { return a.order - b.order; });
+    let number = known.next;
+    all.forEach(function (deal) {
+      if (mine(deal)) {
+        deal.number = number;
+        number += 1;
+      }
+    });
+    return all;
+  }
+
+  async function keptDeals() {
+    return (await allKept()).filter(mine);
   }
 
   function csrfToken(form) {
@@ -118,10 +148,37 @@
     return parts.join(" · ");
   }
 
-  function nextNumber(form) {
-    const heading = form && form.closest("#saisie") && form.closest("#saisie").querySelector("h2");
-    const number = heading && heading.textContent.match(/\d+/);
-    return number ? Number(number[0]) : Number(root().dataset.next || 0);
+  function fieldOf(deal, name) {
+    const pair = deal.fields.find(function (item) { return item[0] === name; });
+    return pair ? pair[1] : "";
+  }
+
+  /* The dealer after the last kept deal, as the server's rotation has it (scoring.round.next_dealer):
+   * the same after a misdeal, else the next seat (the dealer buttons are in seat order). Only on a
+   * form the secretary has not touched. */
+  function followRotation(form, entries) {
+    const last = entries[entries.length - 1];
+    if (!form || !last || editing || form.dataset.touched) {
+      return;
+    }
+    const radios = Array.from(form.querySelectorAll('input[type="radio"][name="dealer"]'));
+    const seats = radios.map(function (radio) { return radio.value; });
+    const dealer = fieldOf(last, "dealer");
+    const at = seats.indexOf(dealer);
+    const next = at < 0 || fieldOf(last, "kind") === MISDEAL ? dealer : seats[(at + 1) % seats.length];
+    const radio = radios.find(function (item) { return item.value === next; });
+    if (radio && !radio.checked) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  /* The form's heading: the number the next deal will have, after this account's kept deals. */
+  function numberHeading(form, entries, known) {
+    const heading = form && form.closest("#saisie").querySelector("h2");
+    if (heading && !editing && known.next) {
+      heading.textContent = heading.textContent.replace(/\d+/, String(known.next + entries.length));
+    }
   }
 
   /* Keep the form's deal on this phone (in the place of the deal being corrected, if any). */
@@ -135,22 +192,30 @@
     const deal = previous || {
       id: roundId() + ":" + Date.now() + ":" + Math.random().toString(36).slice(2),
       round: roundId(),
-      order: last ? last.order + 1 : Date.now(),
+      order: Math.max(Date.now(), last ? last.order + 1 : 0),
       key: data.get("key") || newKey(),
+      account: account(),
+      accountName: root().dataset.accountName || "",
       number: last ? last.number + 1 : known.next,
     };
     Object.assign(deal, { fields: fields, summary: summary(form), version: known.version, status: "pending", errors: [] });
-    await keyval.set(deal.id, deal, deals);
+    await store(deal);
     editing = null;
     form.reset();
     delete form.dataset.touched;
     freshKey(form);
     form.dispatchEvent(new Event("change", { bubbles: true })); // the preview of the emptied form (or none offline)
-    const heading = form.closest("#saisie").querySelector("h2");
-    if (heading && !previous) {
-      heading.textContent = heading.textContent.replace(/\d+/, String(deal.number + 1));
-    }
+    const now = await keptDeals();
+    followRotation(form, now);
+    numberHeading(form, now, known);
     return deal;
+  }
+
+  /* A kept deal written to the phone's store (its number is not: it follows from its place). */
+  function store(deal) {
+    const copy = Object.assign({}, deal);
+    delete copy.number;
+    return keyval.set(deal.id, copy, deals);
   }
 
   function status(message, options) {
@@ -202,21 +267,45 @@
     return button;
   }
 
+  /* Another account's kept deal: listed, neither sent, corrected nor deleted from this session. */
+  function othersItem(deal) {
+    const item = document.createElement("li");
+    item.className = "pending-deal others";
+    const title = document.createElement("strong");
+    title.textContent = text("KeptBy", { name: deal.accountName || text("AnotherAccount") });
+    const what = document.createElement("p");
+    what.className = "muted";
+    what.textContent = deal.summary;
+    item.append(title, what);
+    return item;
+  }
+
   let renders = 0;
   async function render() {
     const turn = ++renders;
-    const entries = await keptDeals();
+    const all = await allKept();
+    const known = await remember();
     const box = root();
     if (!box || turn !== renders) {
       return; // a later call draws what the store holds by then
     }
-    box.querySelector(".offline-banner").hidden = navigator.onLine;
+    const banner = document.querySelector("#saisie .offline-banner");
+    if (banner) {
+      banner.hidden = navigator.onLine;
+    }
+    const entries = all.filter(mine);
     kept = entries.length;
+    followRotation(dealForm(), entries);
+    numberHeading(dealForm(), entries, known);
     const section = box.querySelector(".pending-deals");
     const list = box.querySelector(".pending-list");
     list.replaceChildren();
-    section.hidden = !entries.length;
-    entries.forEach(function (deal) {
+    section.hidden = !all.length;
+    all.forEach(function (deal) {
+      if (!mine(deal)) {
+        list.append(othersItem(deal));
+        return;
+      }
       const item = document.createElement("li");
       item.className = "pending-deal " + deal.status;
       item.dataset.key = deal.key;
@@ -292,7 +381,7 @@
     deal.status = "pending";
     deal.version = Math.max(deal.serverVersion || 0, await knownVersion());
     deal.errors = [];
-    await keyval.set(deal.id, deal, deals);
+    await store(deal);
     flush(true);
   }
 
@@ -304,11 +393,13 @@
     render();
   }
 
-  /* One kept deal to the server: "stored", "refused", or why it stays ("network", "session", "server"). */
+  /* One kept deal to the server: "stored", "refused", or why it stays ("network", "session",
+   * "account": the session is another account's, "server"). */
   async function send(deal) {
     const body = new URLSearchParams(deal.fields);
     body.set("key", deal.key);
     body.set("version", String(deal.version));
+    body.set("account", deal.account);
     let response;
     try {
       response = await serial(function () { return fetch(root().dataset.send, {
@@ -332,6 +423,9 @@
     }
     if (!answer) {
       return { outcome: "server", status: response.status };
+    }
+    if (answer.code === "account") { // logged in as someone else since this page was read
+      return { outcome: "account", answer: answer };
     }
     return { outcome: answer.stored ? "stored" : "refused", answer: answer };
   }
@@ -373,18 +467,22 @@
           break;
         }
         const answer = result.answer;
+        if (result.outcome === "account") {
+          status(answer.errors.join(" "), { error: true });
+          break;
+        }
+        await remember({ version: answer.version, next: answer.next });
         if (result.outcome === "refused") {
           Object.assign(deal, { status: "refused", errors: answer.errors, serverVersion: answer.version });
-          await keyval.set(deal.id, deal, deals);
-          continue; // shown by the next turn
+          await store(deal);
+          continue; // shown by the next turn, with the number it would have now
         }
         await keyval.del(deal.id, deals);
-        await remember({ version: answer.version, next: (answer.number || 0) + 1 });
         const following = entries.slice(1).filter(function (other) { return other.version <= deal.version; });
         for (const other of following) {
           // entered after this one (or before it was sent again as the round is): the change is ours
           other.version = answer.version;
-          await keyval.set(other.id, other, deals);
+          await store(other);
         }
         sent += 1;
         const sentText = text("Sent", { number: answer.number || deal.number });
@@ -476,12 +574,17 @@
   function afterHtmx() {
     return htmxInFlight ? new Promise(function (resolve) { whenHtmxDone.push(resolve); }) : Promise.resolve();
   }
-  document.addEventListener("htmx:beforeSend", function () { htmxInFlight += 1; });
-  document.addEventListener("htmx:afterRequest", function () {
-    htmxInFlight = Math.max(0, htmxInFlight - 1);
-    if (!htmxInFlight) {
-      whenHtmxDone.splice(0).forEach(function (then) { then(); });
-    }
+  // Counted on the request itself: htmx dispatches the afterRequest of a failed or aborted request
+  // on its element only, which the page may have taken out meanwhile (a preview's, the page read
+  // again in place): it would never reach the document, and this page's requests wait forever.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    htmxInFlight += 1;
+    event.detail.xhr.addEventListener("loadend", function () {
+      htmxInFlight = Math.max(0, htmxInFlight - 1);
+      if (!htmxInFlight) {
+        whenHtmxDone.splice(0).forEach(function (then) { then(); });
+      }
+    }, { once: true });
   });
   function serial(task) {
     running += 1;

@@ -1,6 +1,7 @@
 """The entry pages on the services: a form read at an older version is refused with the other
 change shown, a form sent twice stores once."""
 
+import datetime
 import uuid
 
 from django.urls import reverse
@@ -84,3 +85,21 @@ def test_a_report_edited_meanwhile_keeps_the_writers_text_and_shows_the_other(cl
     assert Report.objects.get().text == "Texte de l'auteur, enregistré entre-temps."
     client.post(url, {**data, "version": "2"})  # sent again, knowingly
     assert Report.objects.get().text == "Texte de la Direction."
+
+
+def test_a_change_meanwhile_is_named_by_the_deal_deleted_not_the_deals_renumbered(season, president):
+    """The message of a stale write names the change that made it stale: a deleted deal, not the
+    following deals renumbered after it (the last rows that write saved)."""
+    round_ = make_round(season)
+    services.delete_deal(round_.deals.get(number=2), user=president.user)
+    assert services.last_change(round_).startswith("donne 2 supprimée par Président le ")
+
+
+def test_a_change_meanwhile_is_named_by_the_deal_corrected_not_the_rows_rescored(season, president):
+    """A corrected deal of a homologated round, not the other rows rescored with the same motif."""
+    homologated = make_round(season, status=Round.HOMOLOGATED, date=datetime.date(2010, 11, 26))
+    deal = homologated.deals.get(number=1)
+    services.change_deal(deal, deal_fields(deal, points=52), reason="feuille relue", user=president.user)
+    change = services.last_change(homologated)
+    assert change.startswith("donne 1 modifiée par Président le ")
+    assert change.endswith("(motif : feuille relue)")

@@ -102,7 +102,7 @@ def test_it_refuses_the_preview_to_a_player(as_user, example):
 def test_the_entry_page_asks_for_a_preview_at_each_change(as_user, example):
     html = as_user("secretary").get(reverse("championship:round_edit", args=[example.pk])).content.decode()
     assert f'hx-post="{reverse("championship:deal_preview", args=[example.pk])}"' in html
-    assert "Raccourcis clavier" in html and static("js/deal-keys.js") in html
+    assert "Raccourcis clavier" in html and static("js/deal-keys.js") in html  # its versioned name
 
 
 # --- after submitting ----------------------------------------------------------------------------

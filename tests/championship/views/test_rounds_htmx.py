@@ -237,6 +237,7 @@ def test_it_refuses_htmx_bonuses_to_those_who_do_not_enter_rounds(as_user, examp
 def test_it_loads_the_vendored_htmx_on_the_entry_page_only(as_user, example):
     client = as_user("secretary")
     html = client.get(entry_url(example)).content.decode()
+    # Under the manifest storage, as production names them: their versioned names.
     assert f'<script src="{static("js/htmx.min.js")}" defer></script>' in html
     assert f'<script src="{static("js/rounds-entry.js")}" defer></script>' in html
     assert "//unpkg" not in html and "cdn" not in html.lower()
