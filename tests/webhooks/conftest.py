@@ -10,6 +10,8 @@ The production rule posts to public addresses only (`webhooks.addresses`): `loca
 lets these tests post to their loopback chats, and `production_addresses` puts the rule back as
 production has it, for the tests that prove it refuses them."""
 
+import datetime
+import io
 import json
 import socketserver
 import threading
@@ -17,7 +19,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.core.management import call_command
 
+from gamenights import services as nights
 from webhooks.models import Webhook
 
 SECRET = "T0KEN-tres-secret-42"
@@ -175,6 +179,18 @@ def board_user(season):
     player = make_player("Présidente")
     Official.objects.create(season=season, player=player, role=Official.PRESIDENT)
     return player.user
+
+
+def deliver_command():
+    """What `manage.py deliver_webhooks` prints."""
+    out = io.StringIO()
+    call_command("deliver_webhooks", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def night(season):
+    return nights.schedule_night(season, date=datetime.date(2010, 11, 19), place="Chez Steph")
 
 
 def wait_until(condition, timeout=10):

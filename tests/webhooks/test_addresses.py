@@ -4,7 +4,6 @@ form, naming the field) and again when it is posted, on the very address connect
 once: no second lookup that a DNS server could answer differently). A refused address is never
 connected to, and the outbox says only that it is refused: the board cannot probe the inside."""
 
-import datetime
 import shutil
 import socket
 import ssl
@@ -197,11 +196,6 @@ def test_the_hosts_may_be_limited(board, production_addresses, dns, settings):
 
 
 # --- when it is posted ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def night(season):
-    return nights.schedule_night(season, date=datetime.date(2010, 11, 19), place="Chez Steph")
 
 
 def test_production_posts_nothing_to_the_tests_chat(chat, night, production_addresses, settings):

@@ -3,13 +3,11 @@ body, failures retried by `deliver_webhooks` with back-off, a hung chat that nev
 official's act, and a row never posted twice."""
 
 import datetime
-import io
 import os
 import socket
 import threading
 
 import pytest
-from django.core.management import call_command
 from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
@@ -19,21 +17,11 @@ from gamenights import services as nights
 from tests.child_pytest import run_child_pytest
 from tests.factories import make_round
 from tests.postgres import POSTGRES_URL, side_database
+from tests.webhooks.conftest import deliver_command
 from webhooks import delivery
 from webhooks.models import Delivery, Webhook
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def deliver_command():
-    out = io.StringIO()
-    call_command("deliver_webhooks", stdout=out)
-    return out.getvalue()
-
-
-@pytest.fixture
-def night(season):
-    return nights.schedule_night(season, date=datetime.date(2010, 11, 19), place="Chez Steph")
 
 
 def test_each_format_gets_its_body_after_the_commit(chat, season, president, settings):

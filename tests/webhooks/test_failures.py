@@ -17,22 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gamenights import services as nights
-from tests.webhooks.conftest import Chat, serve
+from tests.webhooks.conftest import Chat, deliver_command, serve
 from webhooks import delivery, posting
 from webhooks.models import Delivery, Webhook
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def deliver_command():
-    out = io.StringIO()
-    call_command("deliver_webhooks", stdout=out)
-    return out.getvalue()
-
-
-@pytest.fixture
-def night(season):
-    return nights.schedule_night(season, date=datetime.date(2010, 11, 19), place="Chez Steph")
 
 
 @pytest.fixture

@@ -27,11 +27,6 @@ def hooks(db):
     ]
 
 
-@pytest.fixture
-def night(season):
-    return nights.schedule_night(season, date=datetime.date(2010, 11, 19), place="Chez Steph")
-
-
 def test_an_act_writes_one_row_per_active_webhook_inside_its_transaction(
     hooks, night, django_capture_on_commit_callbacks
 ):
