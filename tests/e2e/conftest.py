@@ -19,6 +19,9 @@ from django.core.servers.basehttp import WSGIServer
 from django.test import testcases
 from django.test.testcases import LiveServerThread
 
+from tests.e2e.chromium import headless_chromium
+from tests.factories import make_round
+
 
 class OneRequestAtATime(WSGIServer):
     """Django's WSGI server without threads, built as `LiveServerThread` builds its server."""
@@ -48,3 +51,16 @@ def live_server_as_production():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(testcases, "LiveServerThread", ProductionStaticFiles)
         yield
+
+
+@pytest.fixture
+def browser(live_server):
+    """A headless Chromium for a test, the live server started before it."""
+    with headless_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def empty_round(season, secretary, president):
+    """A draft round of the five example players, no deal yet."""
+    return make_round(season, deals=[])

@@ -11,23 +11,16 @@ Debian's (`tests.e2e.chromium`); without it, skipped.
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from championship.models import Signoff
 from tests.conftest import make_player
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_game_night import PLAYERS, Phone, choose, log_in
 from tests.factories import make_round
 
 pytestmark = requires_chromium
 expect.set_options(timeout=15_000)  # a poll every 3 s, on a busy machine
-
-
-@pytest.fixture
-def browser(live_server):
-    with headless_chromium() as chromium:
-        yield chromium
 
 
 def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(

@@ -16,30 +16,17 @@ one account to another: tests/e2e/test_shared_phone.py.
 import re
 import time
 
-import pytest
 from django.contrib.staticfiles.storage import ManifestStaticFilesStorage, staticfiles_storage
 from playwright.sync_api import expect
 
 from championship import services
 from championship.models import Deal, Round
 from tests.e2e import test_game_night as night
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.factories import make_round, player
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
-
-
-@pytest.fixture
-def browser(live_server):
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def empty_round(season, secretary, president):
-    """A draft round of the five example players, no deal yet."""
-    return make_round(season, deals=[])
 
 
 def stored(round_):

@@ -21,23 +21,11 @@ from playwright.sync_api import expect
 from championship.models import Deal
 from federation import accounts
 from tests.e2e import test_game_night as night
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_offline_entry import open_entry_page, passed_deal, pending, settled, stored, wait_for
-from tests.factories import make_round
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
-
-
-@pytest.fixture
-def browser(live_server):
-    with headless_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def empty_round(season, secretary, president):
-    return make_round(season, deals=[])
 
 
 def entry_path(round_):
