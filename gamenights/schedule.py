@@ -1,4 +1,5 @@
-"""Reads of the calendar: the nights still to come, who answered what, whether a table is on.
+"""Reads of the calendar: the nights still to come, who answered what, whether a table is on,
+who has a seat and who waits (`seating`, docs/calendrier.md, « La liste d'attente »).
 
 `remaining_regular_rounds` is what the play-off statuses count (`championship.cup`): the regular
 nights of the season from today on, neither cancelled nor already with their round. A season with
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from championship.models import Round
 from gamenights.models import QUORUM, GameNight, Rsvp
+from scoring.seating import table_sizes
 
 
 def with_round(nights):
@@ -99,3 +101,54 @@ def answers(night):
     ):
         getattr(found, rsvp.answer).append(rsvp)
     return found
+
+
+@dataclass
+class Seating:
+    """Who has a seat at a regular night and who waits for one, in order (docs/calendrier.md,
+    « La liste d'attente »). Computed at every read, never stored: a « je ne viens plus » gives
+    its seat to the next at once."""
+
+    seated: list = field(default_factory=list)  # players
+    waiting: list = field(default_factory=list)  # players, the next to be seated first
+
+    def has_seat(self, player):
+        return any(seated.pk == player.pk for seated in self.seated)
+
+    def place_of(self, player):
+        """0: `player` has a seat; n: he is n-th on the waiting list; None: neither."""
+        if player is None:
+            return None
+        return 0 if self.has_seat(player) else self.position(player)
+
+    def position(self, player):
+        """`player`'s place on the waiting list (1: the next to be seated), else None."""
+        for place, waiting in enumerate(self.waiting, start=1):
+            if waiting.pk == player.pk:
+                return place
+        return None
+
+
+def seating(night, found=None):
+    """The seats of `night` (`found`: its `answers`, when already read): the players who said
+    « je viens » in the order they said it (`Rsvp.answered_at`, which an unchanged « je viens »
+    does not move, `services.answer`); the first as many as tables of 4 or 5 seat
+    (`scoring.seating.table_sizes`) have a seat, the others wait in that order. Under four who
+    come there is no table yet and no one waits. A night of the cup seats its convoked players
+    (`gamenights.cup`), whatever the answers: no seat nor list here."""
+    if night.stage != GameNight.REGULAR:
+        return Seating()
+    found = found or answers(night)
+    comers = [rsvp.player for rsvp in found.yes]
+    _sizes, seats = table_sizes(len(comers))
+    if not seats:
+        return Seating()
+    return Seating(comers[:seats], comers[seats:])
+
+
+def seating_changes(before, after):
+    """`(promoted, demoted)` from the `Seating` `before` to `after`: who waited and now has a
+    seat, who had one and now waits (7 who come after 8: two tables of 4 are one of 5)."""
+    promoted = [player for player in after.seated if before.position(player) is not None]
+    demoted = [player for player in after.waiting if before.has_seat(player)]
+    return promoted, demoted

@@ -66,6 +66,7 @@ def season_calendar(request, name):
 
 def _night_context(request, night, **forms):
     answers = schedule.answers(night)
+    seating = schedule.seating(night, answers)
     board = is_board(request.user, night.season)
     me = player_of(request.user)
     context = {
@@ -74,6 +75,8 @@ def _night_context(request, night, **forms):
         "board": board,
         "me": me,
         "mine": answers.of(me) if me else None,
+        "seating": seating,
+        "my_place": seating.place_of(me),
         "open": night.answers_open(),
         "can_enter": can_enter_rounds(request.user, night.season),
         **forms,
