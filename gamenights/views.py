@@ -344,7 +344,5 @@ def member_feed(request, token):
     player = links.feed_player(token)
     if player is None:
         return render(request, "gamenights/link_invalid.html", status=404)
-    rsvps = dict(Rsvp.objects.filter(player=player).values_list("night_id", "answer"))
-    nights = GameNight.objects.filter(pk__in=rsvps)
     name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
-    return _ics(ical.calendar(nights, name, rsvps), "mes-soirees.ics")
+    return _ics(ical.member_calendar(player, name), "mes-soirees.ics")
