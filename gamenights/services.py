@@ -115,7 +115,9 @@ def cancel_night(night, *, reason, user=None):
 def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=None):
     """`player`'s answer to `night` (Rsvp.YES, NO or MAYBE); the member himself only until the
     night's deadline, the board (`on_behalf`) at any time and with a reason; never an inactive
-    player's (`Player.active`), nor does his answer given before count toward the quorum."""
+    player's (`Player.active`), nor does his answer given before count toward the quorum. Sends
+    `signals.table_confirmed` when it brings the night to its quorum, `signals.seating_changed`
+    when it moves players between the seats and the waiting list (`schedule.seating`)."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if value not in dict(Rsvp.ANSWERS):
         raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
