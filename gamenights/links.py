@@ -8,6 +8,8 @@ A feed address is a bearer secret (its threat model: docs/calendrier.md, « L'ad
 calendrier »): the player's id and the HMAC, under SECRET_KEY, of a random key stored with him
 (`FeedKey`); renewing the key closes the old address, and no feed opens for a disabled account."""
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
@@ -102,8 +104,17 @@ def feed_player(token):
     return player
 
 
+GOOGLE_SUBSCRIBE = "https://calendar.google.com/calendar/r"
+
+
 def feed_addresses(request, player):
-    """The addresses of `player`'s own feed for a page: https (to copy) and webcal (a phone opens
-    it in its calendar app, which subscribes)."""
+    """The addresses of `player`'s own feed for a page (docs/calendrier.md, « S'abonner depuis un
+    téléphone »): https (to copy, for any calendar), webcal (an iPhone opens it in Calendar, which
+    subscribes) and Google Calendar's page that subscribes to the webcal address (Android)."""
     url = request.build_absolute_uri(feed_url(player))
-    return {"member_feed_url": url, "member_webcal_url": "webcal://" + url.split("://", 1)[1]}
+    webcal = "webcal://" + url.split("://", 1)[1]
+    return {
+        "member_feed_url": url,
+        "member_webcal_url": webcal,
+        "member_google_url": f"{GOOGLE_SUBSCRIBE}?{urlencode({'cid': webcal})}",
+    }

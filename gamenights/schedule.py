@@ -1,4 +1,5 @@
-"""Reads of the calendar: the nights still to come, who answered what, whether a table is on.
+"""Reads of the calendar: the nights still to come, who answered what, whether a table is on,
+who has a seat and who waits (`seating`, docs/calendrier.md, « La liste d'attente »).
 
 `remaining_regular_rounds` is what the play-off statuses count (`championship.cup`): the regular
 nights of the season from today on, neither cancelled nor already with their round. A season with
@@ -11,8 +12,10 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from championship.models import Round
+from championship.models import Round, Seat
+from federation.models import Season
 from gamenights.models import QUORUM, GameNight, Rsvp
+from scoring.seating import table_sizes
 
 
 def with_round(nights):
@@ -99,3 +102,102 @@ def answers(night):
     ):
         getattr(found, rsvp.answer).append(rsvp)
     return found
+
+
+@dataclass
+class Seating:
+    """Who has a seat at a regular night and who waits for one, in order (docs/calendrier.md,
+    « La liste d'attente »). Computed at every read, never stored: a « je ne viens plus » gives
+    its seat to the next at once."""
+
+    seated: list = field(default_factory=list)  # players
+    waiting: list = field(default_factory=list)  # players, the next to be seated first
+
+    def has_seat(self, player):
+        return _pk(player) in {_pk(seated) for seated in self.seated}
+
+    def place_of(self, player):
+        """0: `player` has a seat; n: he is n-th on the waiting list; None: neither."""
+        if player is None:
+            return None
+        return 0 if self.has_seat(player) else self.position(player)
+
+    def position(self, player):
+        """`player`'s place on the waiting list (1: the next to be seated), else None."""
+        for place, waiting in enumerate(self.waiting, start=1):
+            if _pk(waiting) == _pk(player):
+                return place
+        return None
+
+
+def _pk(player):
+    return getattr(player, "pk", player)
+
+
+def split(comers):
+    """The `Seating` of `comers` (players or their pks) in the order they said « je viens »: the
+    first as many as tables of 4 or 5 seat (`scoring.seating.table_sizes`) have a seat, the
+    others wait in that order; under four, no table yet and no one waits."""
+    _sizes, seats = table_sizes(len(comers))
+    return Seating(list(comers[:seats]), list(comers[seats:])) if seats else Seating()
+
+
+def seating(night, found=None):
+    """The seats of `night` (`found`: its `answers`, when already read): `split` of the active
+    players who said « je viens », in the order they said it (`Rsvp.answered_at`, which an
+    unchanged « je viens » does not move, `services.answer`). A night of the cup seats its convoked players
+    (`gamenights.cup`), whatever the answers: no seat nor list here."""
+    if night.stage != GameNight.REGULAR:
+        return Seating()
+    found = found or answers(night)
+    return split([rsvp.player for rsvp in found.yes])
+
+
+def seating_changes(before, after):
+    """`(promoted, demoted)` from the `Seating` `before` to `after`: who waited and now has a
+    seat, who had one and now waits (7 who come after 8: two tables of 4 are one of 5)."""
+    promoted = [player for player in after.seated if before.position(player) is not None]
+    demoted = [player for player in after.waiting if before.has_seat(player)]
+    return promoted, demoted
+
+
+# --- a member's own feed (gamenights.ical, docs/calendrier.md « Ce que contient son calendrier ») ---
+
+
+def member_seasons(player):
+    """The seasons of `player`'s own feed: the open seasons while he is active, and every season
+    whose nights he answered or at whose rounds he sat (open or closed, active or not)."""
+    mine = Q(pk__in=Rsvp.objects.filter(player=player).values("night__season")) | Q(
+        pk__in=Seat.objects.filter(player=player).values("round__season")
+    )
+    if player.active:
+        mine |= Q(is_open=True)
+    return Season.objects.filter(mine)
+
+
+def member_nights(player):
+    """Every night of `player`'s seasons (cancelled ones too), in date order."""
+    return (
+        GameNight.objects.filter(season__in=member_seasons(player))
+        .select_related("season")
+        .order_by("date", "time", "pk")
+    )
+
+
+def places_of(player, nights):
+    """`{night pk: place}` of `player` at the regular `nights` he comes to, as `Seating.place_of`
+    says it (0: a seat; n: n-th on the waiting list), in one query."""
+    comers = {}
+    rows = (
+        Rsvp.objects.filter(
+            night__in=[night.pk for night in nights if night.stage == GameNight.REGULAR],
+            answer=Rsvp.YES,
+            player__active=True,
+        )
+        .order_by("answered_at", "pk")
+        .values_list("night_id", "player_id")
+    )
+    for night_pk, player_pk in rows:
+        comers.setdefault(night_pk, []).append(player_pk)
+    places = {night_pk: split(pks).place_of(player.pk) for night_pk, pks in comers.items()}
+    return {night_pk: place for night_pk, place in places.items() if place is not None}

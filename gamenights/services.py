@@ -11,7 +11,7 @@ from championship import bounds
 from federation import validators
 from federation.history import audited
 from federation.models import Player, Season
-from gamenights import cup, signals
+from gamenights import cup, schedule, signals
 from gamenights.models import QUORUM, FeedKey, GameNight, Rsvp
 
 # What moves a night, for those who announce it (`signals.night_changed`).
@@ -115,7 +115,9 @@ def cancel_night(night, *, reason, user=None):
 def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=None):
     """`player`'s answer to `night` (Rsvp.YES, NO or MAYBE); the member himself only until the
     night's deadline, the board (`on_behalf`) at any time and with a reason; never an inactive
-    player's (`Player.active`), nor does his answer given before count toward the quorum."""
+    player's (`Player.active`), nor does his answer given before count toward the quorum. Sends
+    `signals.table_confirmed` when it brings the night to its quorum, `signals.seating_changed`
+    when it moves players between the seats and the waiting list (`schedule.seating`)."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if value not in dict(Rsvp.ANSWERS):
         raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
@@ -137,18 +139,22 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(night=night, player=player)
     if rsvp.pk and rsvp.answer == value and rsvp.reason == reason:
         return rsvp
-    coming = (
-        Rsvp.objects.filter(night=night, answer=Rsvp.YES, player__active=True).exclude(player=player).count()
-    )
-    was_on = coming + (rsvp.answer == Rsvp.YES) >= QUORUM
+    before = schedule.answers(night)  # the active players' (an inactive player's does not count)
+    seats_before = schedule.seating(night, before)
+    if not (rsvp.pk and rsvp.answer == value == Rsvp.YES):
+        # A « je viens » keeps the time it was first said: it is its place for a seat.
+        rsvp.answered_at = now or timezone.now()
     rsvp.answer, rsvp.reason = value, reason
-    rsvp.answered_at = now or timezone.now()
     rsvp.answered_by = user if user is not None and user.is_authenticated else None
     rsvp._history_user = rsvp.answered_by
     rsvp._change_reason = "réponse donnée par la Direction" if on_behalf else "réponse du joueur"
     rsvp.save()
-    if not was_on and coming + (value == Rsvp.YES) >= QUORUM:
+    after = schedule.answers(night)
+    if len(before.yes) < QUORUM <= len(after.yes):
         signals.table_confirmed.send(sender=GameNight, night=night)
+    promoted, demoted = schedule.seating_changes(seats_before, schedule.seating(night, after))
+    if promoted or demoted:
+        signals.seating_changed.send(sender=GameNight, night=night, promoted=promoted, demoted=demoted)
     return rsvp
 
 

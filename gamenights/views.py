@@ -66,6 +66,7 @@ def season_calendar(request, name):
 
 def _night_context(request, night, **forms):
     answers = schedule.answers(night)
+    seating = schedule.seating(night, answers)
     board = is_board(request.user, night.season)
     me = player_of(request.user)
     context = {
@@ -74,6 +75,8 @@ def _night_context(request, night, **forms):
         "board": board,
         "me": me,
         "mine": answers.of(me) if me else None,
+        "seating": seating,
+        "my_place": seating.place_of(me),
         "open": night.answers_open(),
         "can_enter": can_enter_rounds(request.user, night.season),
         **forms,
@@ -341,7 +344,5 @@ def member_feed(request, token):
     player = links.feed_player(token)
     if player is None:
         return render(request, "gamenights/link_invalid.html", status=404)
-    rsvps = dict(Rsvp.objects.filter(player=player).values_list("night_id", "answer"))
-    nights = GameNight.objects.filter(pk__in=rsvps)
     name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
-    return _ics(ical.calendar(nights, name, rsvps), "mes-soirees.ics")
+    return _ics(ical.member_calendar(player, name), "mes-soirees.ics")

@@ -1,5 +1,6 @@
 """The iCal feeds, parsed back with `icalendar`: stable UIDs, SEQUENCE raised by a change,
-STATUS:CANCELLED, one member's feed behind a secret address (renewal: test_member_feed.py)."""
+STATUS:CANCELLED, one member's feed behind a secret address (renewal: test_member_feed.py; what it
+holds: test_member_feed_contents.py)."""
 
 import datetime
 import time
@@ -72,12 +73,13 @@ def test_a_tentative_night_is_tentative(client, night):
     assert str(event["STATUS"]) == "TENTATIVE"
 
 
-def test_a_members_feed_holds_the_nights_he_answered(client, night, open_season, member):
-    services.schedule_night(open_season, date=night.date + datetime.timedelta(days=7))
+def test_a_members_feed_holds_the_nights_of_his_season_with_his_answer(client, night, open_season, member):
+    """Every night of his seasons, answered or not (what it holds: test_member_feed_contents.py)."""
+    later = services.schedule_night(open_season, date=night.date + datetime.timedelta(days=7))
     services.answer(night, member, Rsvp.YES)
     found = events(client.get(links.feed_url(member)))
-    assert list(found) == [f"soiree-{night.pk}@tarot.example.org"]
-    assert "je viens" in str(found[f"soiree-{night.pk}@tarot.example.org"]["SUMMARY"])
+    assert list(found) == [f"soiree-{night.pk}@tarot.example.org", f"soiree-{later.pk}@tarot.example.org"]
+    assert str(found[f"soiree-{night.pk}@tarot.example.org"]["SUMMARY"]).startswith("✔ Je viens · ")
     assert client.get(reverse("gamenights:member_feed", args=["faux"])).status_code == 404
 
 

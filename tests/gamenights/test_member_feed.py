@@ -149,4 +149,4 @@ def test_the_member_feed_holds_his_nights_after_a_renewal(client, member, night,
     services.schedule_night(open_season, date=night.date + datetime.timedelta(days=7))
     services.renew_feed_key(member, user=member.user)
     body = client.get(links.feed_url(member)).content.decode()
-    assert body.count("BEGIN:VEVENT") == 1 and "je ne viens pas" in body
+    assert body.count("BEGIN:VEVENT") == 2 and "✘ Je ne viens pas · " in body  # his season's two nights
