@@ -57,3 +57,21 @@ def test_an_account_without_player_can_add_an_address_too(client, db):
     html = client.get(reverse("notifications:account")).content.decode()
     assert 'name="email"' in html
     assert "Ce compte n'est lié à aucun joueur" in html
+
+
+def test_the_page_says_it_in_english_too(client, db):
+    karim = without_address()
+    client.force_login(karim.user)
+    html = client.get(reverse("notifications:account"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "No reminder can reach you" in html
+    assert "your choices will take effect once your address is confirmed" in html
+    response = client.post(
+        reverse("notifications:account"),
+        {"night": "on", "language": "en"},
+        HTTP_ACCEPT_LANGUAGE="en",
+        follow=True,
+    )
+    assert (
+        "Your choices are saved; they will take effect once your address is confirmed."
+        in response.content.decode()
+    )

@@ -313,3 +313,16 @@ def test_reminders_never_go_to_an_unconfirmed_address(client, karim, members, ni
     mail.outbox.clear()
     send_reminders(NIGHT_DATE - datetime.timedelta(days=2))  # the night not yet reminded to them
     assert "karim@example.org" in {message.to[0] for message in sent()}
+
+
+def test_the_mails_are_in_the_language_of_the_page(client, members):
+    bruno = members["Bruno"]
+    client.force_login(bruno.user)
+    ask(client, "bruno.neuf@example.org", HTTP_ACCEPT_LANGUAGE="en")
+    [confirmation] = sent()
+    assert confirmation.subject == "Tarot-Bière: confirm your e-mail address"
+    assert "open this link and press “Confirm this address”" in confirmation.body
+    client.post(link_in(confirmation), HTTP_ACCEPT_LANGUAGE="en")
+    notice = sent()[1]
+    assert notice.subject == "Tarot-Bière: your account's address changed"
+    assert "was replaced by b…@example.org" in notice.body
