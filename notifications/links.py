@@ -49,9 +49,8 @@ def address_digest(user):
     """A keyed digest of ``user``'s current address (case aside): it tells whether the address
     changed since a link was made, without writing the old address into the link."""
     value = f"{user.pk}:{user.email.strip().casefold()}"
-    return salted_hmac(f"{settings.EMAIL_CONFIRMATION_SALT}.current", value, algorithm="sha256").hexdigest()[
-        :32
-    ]
+    digest = salted_hmac(f"{settings.EMAIL_CONFIRMATION_SALT}.current", value, algorithm="sha256")
+    return digest.hexdigest()[:32]
 
 
 def email_confirmation_token(change):
