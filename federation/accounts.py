@@ -1,5 +1,6 @@
 """Accounts: the page shown to a login that django-axes throttles (settings: AXES_*), the
-password reset request, sent off the request and throttled (settings: PASSWORD_RESET_*), and what
+password reset request, sent off the request and throttled (settings: PASSWORD_RESET_*), the
+throttle of a member's new address to confirm (settings: EMAIL_CHANGE_*), and what
 keeps an account's pages off a phone passed from hand to hand (`private_when_logged_in`,
 `LogoutView`; the threat model in docs/exploitation.md, « Comptes et sécurité »)."""
 
@@ -80,17 +81,18 @@ class LogoutView(auth_views.LogoutView):
 # --- password reset -------------------------------------------------------------------------------
 
 
-def _within_limit(kind, value, limit):
-    """Count one request for ``value`` (an e-mail address, a client address) in the current
-    window, in the site's cache; False once more than ``limit`` came in the window, which starts
-    with the first of them and lasts PASSWORD_RESET_WINDOW."""
-    window = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
-    key = f"password-reset:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
-    cache.add(key, 0, timeout=window)
+def within_limit(counter, value, limit, window):
+    """Count one request for ``value`` (an e-mail address, an account, a client address) under
+    ``counter`` in the current window, in the site's cache; False once more than ``limit`` came in
+    the window, which starts with the first of them and lasts ``window`` (a timedelta). The house's
+    one throttle of what an account asks to be mailed (the reset link, an address's confirmation)."""
+    seconds = int(window.total_seconds())
+    key = f"{counter}:{hashlib.sha256(value.encode()).hexdigest()}"
+    cache.add(key, 0, timeout=seconds)
     try:
         count = cache.incr(key)
     except ValueError:  # the window ended between the two calls
-        cache.set(key, 1, timeout=window)
+        cache.set(key, 1, timeout=seconds)
         count = 1
     return count <= limit
 
@@ -99,8 +101,11 @@ def reset_allowed(email, client):
     """Whether a reset link may go out for ``email`` asked from ``client``: at most
     PASSWORD_RESET_EMAIL_LIMIT per address and PASSWORD_RESET_CLIENT_LIMIT per client address in
     a window (both counted for every request, whether a member has the address or not)."""
-    by_client = _within_limit("client", client, settings.PASSWORD_RESET_CLIENT_LIMIT)
-    by_email = _within_limit("email", email.strip().casefold(), settings.PASSWORD_RESET_EMAIL_LIMIT)
+    window = settings.PASSWORD_RESET_WINDOW
+    by_client = within_limit("password-reset:client", client, settings.PASSWORD_RESET_CLIENT_LIMIT, window)
+    by_email = within_limit(
+        "password-reset:email", email.strip().casefold(), settings.PASSWORD_RESET_EMAIL_LIMIT, window
+    )
     if not (by_client and by_email):
         logger.warning(
             "Lien de nouveau mot de passe non envoyé (limite %s atteinte) : adresse %s, client %s",
@@ -109,6 +114,25 @@ def reset_allowed(email, client):
             client,
         )
     return by_client and by_email
+
+
+def email_change_allowed(user, client):
+    """Whether ``user`` may be mailed one more link confirming a new address, asked from
+    ``client``: at most EMAIL_CHANGE_ACCOUNT_LIMIT per account and EMAIL_CHANGE_CLIENT_LIMIT per
+    client address in EMAIL_CHANGE_WINDOW (every request counted, refused or not: docs/comptes.md)."""
+    window = settings.EMAIL_CHANGE_WINDOW
+    by_client = within_limit("email-change:client", client, settings.EMAIL_CHANGE_CLIENT_LIMIT, window)
+    by_account = within_limit(
+        "email-change:account", str(user.pk), settings.EMAIL_CHANGE_ACCOUNT_LIMIT, window
+    )
+    if not (by_client and by_account):
+        logger.warning(
+            "Lien de confirmation d'adresse non envoyé (limite %s atteinte) : compte %s, client %s",
+            "par compte" if by_client else "par client",
+            user.get_username(),
+            client,
+        )
+    return by_client and by_account
 
 
 def _send_reset(form, options, language):

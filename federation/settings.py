@@ -274,6 +274,15 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 PASSWORD_RESET_EMAIL_LIMIT = env_int("RESET_EMAIL_LIMIT", 3, minimum=1)
 PASSWORD_RESET_CLIENT_LIMIT = env_int("RESET_CLIENT_LIMIT", 15, minimum=1)
 PASSWORD_RESET_WINDOW = datetime.timedelta(minutes=env_int("RESET_WINDOW_MINUTES", 60, minimum=1))
+# A member's new address is his only once he opens the link mailed to it (notifications): the link
+# is signed under this salt and works EMAIL_CONFIRMATION_DAYS; at most EMAIL_CHANGE_ACCOUNT_LIMIT
+# links per account and EMAIL_CHANGE_CLIENT_LIMIT requests per client address in
+# EMAIL_CHANGE_WINDOW_MINUTES (federation.accounts.email_change_allowed; docs/comptes.md).
+EMAIL_CONFIRMATION_SALT = "notifications.email-confirmation"
+EMAIL_CONFIRMATION_MAX_AGE = 60 * 60 * 24 * env_int("EMAIL_CONFIRMATION_DAYS", 2, minimum=1)
+EMAIL_CHANGE_ACCOUNT_LIMIT = env_int("EMAIL_CHANGE_ACCOUNT_LIMIT", 3, minimum=1)
+EMAIL_CHANGE_CLIENT_LIMIT = env_int("EMAIL_CHANGE_CLIENT_LIMIT", 10, minimum=1)
+EMAIL_CHANGE_WINDOW = datetime.timedelta(minutes=env_int("EMAIL_CHANGE_WINDOW_MINUTES", 60, minimum=1))
 
 # --- headers --------------------------------------------------------------------------------------
 # No inline script, style or event handler anywhere: every script and style is a file of the site.

@@ -1,7 +1,10 @@
 """The e-mail of a reminder, in its recipient's language (``ReminderPreference.language``):
 plain text, as the house's other mail (the password reset), from the templates
 ``notifications/mail/<kind>.txt`` and ``<kind>_subject.txt``; with ``List-Unsubscribe`` and
-``List-Unsubscribe-Post`` (RFC 8058) naming the signed link that turns that kind off."""
+``List-Unsubscribe-Post`` (RFC 8058) naming the signed link that turns that kind off.
+
+And the two mails of a member's new address, written in the language of the page he used: the
+link confirming it, to the new address; once confirmed, a notice to the old one."""
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -57,3 +60,46 @@ def message(reminder):
             "Auto-Submitted": "auto-generated",
         },
     )
+
+
+# --- a member's new address ----------------------------------------------------------------------
+
+
+def plain(template, values, to):
+    """A plain-text ``EmailMessage`` from ``<template>.txt`` and ``<template>_subject.txt``."""
+    subject = render_to_string(f"{TEMPLATES}{template}_subject.txt", values)
+    return EmailMessage(
+        subject=" ".join(subject.split()),
+        body=render_to_string(f"{TEMPLATES}{template}.txt", values),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=to,
+        headers={"Auto-Submitted": "auto-generated"},
+    )
+
+
+def hint(address):
+    """A hint of ``address`` for the old mailbox's notice: its first letter and its domain."""
+    local, _at, domain = address.partition("@")
+    return f"{local[:1]}…@{domain}"
+
+
+def address_confirmation(change, url):
+    """The mail that carries ``url``, the link confirming ``change.address``, to that address."""
+    values = {"username": change.user.get_username(), "address": change.address, "url": url}
+    values["days"] = settings.EMAIL_CONFIRMATION_MAX_AGE // (60 * 60 * 24)
+    return plain("address_confirm", values, [change.address])
+
+
+def address_replaced(change, account_url):
+    """The notice to ``change.previous`` that the account's address is now another one."""
+    values = {
+        "username": change.user.get_username(),
+        "hint": hint(change.address),
+        "account_url": account_url,
+    }
+    return plain("address_replaced", values, [change.previous])
+
+
+def deliver(message):
+    """On the outbox's thread: send ``message`` (a failure is logged by the outbox)."""
+    message.send()

@@ -82,3 +82,30 @@ class SentReminder(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} — {self.recipient} ({self.occurrence})"
+
+
+class EmailChange(models.Model):
+    """A member's request for a new e-mail address, and its confirmation: the history of the
+    addresses of an account changed by its holder (the User model keeps none). ``previous`` is
+    the account's address when he asked; ``address`` becomes his only once he opens the link
+    mailed to it (``confirmed_at``; notifications.links, docs/comptes.md). An address entered by
+    the board in the administration is in the administration's own history of the account."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compte utilisateur"),
+        on_delete=models.CASCADE,
+        related_name="email_changes",
+    )
+    previous = models.EmailField(_("adresse précédente"), blank=True)
+    address = models.EmailField(_("nouvelle adresse"))
+    requested_at = models.DateTimeField(_("demandée le"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("confirmée le"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        verbose_name = _("changement d'adresse électronique")
+        verbose_name_plural = _("changements d'adresse électronique")
+
+    def __str__(self):
+        return f"{self.user} : {self.previous or '—'} → {self.address}"

@@ -52,7 +52,9 @@ def moment_of(today):
 
 
 def reachable(players):
-    """Players with an e-mail address (through their account), and their preferences."""
+    """Players with an e-mail address (their account's, ``user.email``: one they confirmed by the
+    link mailed to it, or one the board entered; never an address still waiting for its
+    confirmation, docs/comptes.md), and their preferences."""
     return (
         players.filter(user__isnull=False, user__is_active=True)
         .exclude(user__email="")

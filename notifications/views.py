@@ -1,5 +1,6 @@
-"""The account page (reminder choices, the member's own calendar feed and its renewal) and the
-one-click unsubscribe link of the reminders (RFC 8058)."""
+"""The account page (his address, reminder choices, the member's own calendar feed and its
+renewal) and the one-click unsubscribe link of the reminders (RFC 8058). The address's own pages
+are in ``notifications.email_views``."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,17 +14,24 @@ from federation.models import Player
 from federation.roles import player_of
 from gamenights import links as night_links
 from gamenights import services as night_services
-from notifications import links, services
+from notifications import email_views, links, services
 from notifications.forms import PreferencesForm
 from notifications.models import KINDS
 from notifications.plan import preference
+
+
+def saved_message(user):
+    """What saving the choices did: they take effect only if a reminder can reach the account."""
+    if user.email:
+        return gettext("Vos choix de rappels sont enregistrés.")
+    return gettext("Vos choix sont enregistrés ; ils prendront effet quand votre adresse sera confirmée.")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def account(request):
     player = player_of(request.user)
-    context = {"player": player}
+    context = {"player": player, **email_views.account_context(request.user)}
     if player is not None:
         current = preference(player)
         if current.pk is None:  # first visit: the e-mails in the language of the site as seen
@@ -31,7 +39,7 @@ def account(request):
         form = PreferencesForm(request.POST or None, instance=current)
         if request.method == "POST" and form.is_valid():
             services.set_preferences(player, user=request.user, **form.values())
-            messages.success(request, gettext("Vos choix de rappels sont enregistrés."))
+            messages.success(request, saved_message(request.user))
             return redirect("notifications:account")
         context.update(form=form, **night_links.feed_addresses(request, player))
     return render(

@@ -34,6 +34,7 @@ from federation.models import Official, Player
 from gamenights import links
 from gamenights.services import schedule_night
 from notifications import links as reminder_links
+from notifications.services import request_email_change
 from tests.factories import make_round
 from webhooks.models import Delivery, Webhook
 
@@ -80,6 +81,7 @@ def world(season, member, secretary, president):
     access_log = AccessLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     failure_log = AccessFailureLog.objects.create(username="x", ip_address="192.0.2.1", user_agent="t")
     night = schedule_night(season, date=datetime.date(2010, 12, 10), place="Chez Steph", host=member)
+    email_change = request_email_change(member.user, "membre.neuf@example.org")
     # Inactive: the acts of the table announce nothing.
     webhook = Webhook.objects.create(
         name="Discussion", url="https://chat.example.org/hook/secret", active=False
@@ -93,6 +95,8 @@ def world(season, member, secretary, president):
         answer_token=links.answer_token(night, member),
         feed_token=links.feed_token(member),
         unsubscribe_token=reminder_links.unsubscribe_token(member, "night"),
+        email_change=email_change,
+        email_token=reminder_links.email_confirmation_token(email_change),
         homologated=homologated,
         submitted=submitted,
         draft=draft,
@@ -153,6 +157,7 @@ SUPERUSER_404 = "log log log log log 404 200"  # an app page of the admin, absen
 NO_ONE = "log log log log log 403 403"
 BOARD_INVALID = "log 403 403 403 400 403 400"  # the board's form, refused with its errors
 PLAYERS_INVALID = "log 400 400 400 400 403 403"  # accounts of a player (staff and root have none)
+HOLDER = "200 200 403 403 403 403 403"  # a link of the member's: no session, or his own
 EVERYONE_INVALID = "400 400 400 400 400 400 400"  # read-only in the admin: refused even to a superuser
 
 
@@ -419,6 +424,13 @@ TABLE = {
         (lambda w: f"/compte/rappels/desinscription/{w.unsubscribe_token}/", EVERYONE, EVERYONE),
         (lambda w: "/compte/rappels/desinscription/faux/", NOT_FOUND, NOT_FOUND),
     ],
+    # His own address: the form (a bare POST: its errors), then the link mailed to the new
+    # address, which needs no login but is refused to another account's session (403).
+    "compte/adresse/": [(lambda w: "/compte/adresse/", MEMBERS, "log 400 400 400 400 400 400")],
+    "compte/adresse/confirmer/<str:token>/": [
+        (lambda w: f"/compte/adresse/confirmer/{w.email_token}/", HOLDER, HOLDER),
+        (lambda w: "/compte/adresse/confirmer/faux/", NOT_FOUND, NOT_FOUND),
+    ],
     # --- accounts ---
     "connexion/": [(lambda w: "/connexion/", EVERYONE, EVERYONE)],
     "deconnexion/": [(lambda w: "/deconnexion/", NOBODY_POSTS, EVERYONE_REDIRECTED)],
@@ -462,7 +474,7 @@ TABLE = {
     "admin/r/<path:content_type_id>/<path:object_id>/": [
         (lambda w: f"/admin/r/{w.round_type.pk}/{w.draft.pk}/", STAFF_REDIRECTED, STAFF_REDIRECTED)
     ],
-    "admin/(?P<app_label>auth|axes|federation|championship|webhooks)/$": [
+    "admin/(?P<app_label>auth|axes|federation|championship|notifications|webhooks)/$": [
         (lambda w: "/admin/championship/", SUPERUSER_404, SUPERUSER_404)
     ],
     "admin/(?P<url>.*)$": [(lambda w: "/admin/nulle-part/", STAFF_NOT_FOUND, STAFF_NOT_FOUND)],
@@ -486,6 +498,8 @@ TABLE = {
     **model_rows("webhooks/webhook", lambda w: w.webhook, **EDITABLE),
     **model_rows("webhooks/delivery", lambda w: w.delivery, **ENTERED_ON_THE_SITE),
     **history_row("webhooks/webhook", lambda w: w.webhook),
+    # The members' changes of their own address (notifications.admin): read, never written.
+    **model_rows("notifications/emailchange", lambda w: w.email_change, **ENTERED_ON_THE_SITE),
     **history_row("federation/player", lambda w: w.member),
     **history_row("federation/official", lambda w: w.official),
     **history_row("federation/season", lambda w: w.season),
