@@ -3,7 +3,6 @@ password reset request, sent off the request and throttled (settings: PASSWORD_R
 keeps an account's pages off a phone passed from hand to hand (`private_when_logged_in`,
 `LogoutView`; the threat model in docs/exploitation.md, « Comptes et sécurité »)."""
 
-import hashlib
 import logging
 
 from axes.helpers import get_client_ip_address, get_client_username, get_cool_off, get_failure_limit
@@ -11,7 +10,6 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.sites.shortcuts import get_current_site
-from django.core.cache import cache
 from django.db.models import Max
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
@@ -19,6 +17,7 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 
 from federation import outbox
+from federation.throttle import within_limit
 
 logger = logging.getLogger(__name__)
 
@@ -82,17 +81,9 @@ class LogoutView(auth_views.LogoutView):
 
 def _within_limit(kind, value, limit):
     """Count one request for ``value`` (an e-mail address, a client address) in the current
-    window, in the site's cache; False once more than ``limit`` came in the window, which starts
-    with the first of them and lasts PASSWORD_RESET_WINDOW."""
-    window = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
-    key = f"password-reset:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
-    cache.add(key, 0, timeout=window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between the two calls
-        cache.set(key, 1, timeout=window)
-        count = 1
-    return count <= limit
+    window (federation.throttle), which starts with the first of them and lasts
+    PASSWORD_RESET_WINDOW; False once more than ``limit`` came in it."""
+    return within_limit(f"password-reset:{kind}", value, limit, settings.PASSWORD_RESET_WINDOW)
 
 
 def reset_allowed(email, client):
