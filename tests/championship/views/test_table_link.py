@@ -18,7 +18,7 @@ from championship.rounds.live import live_stamp
 from championship.rounds.table_link import signing_codes, table_token
 from championship.views.table import CODE_GUESSES
 from federation.models import Player
-from tests.factories import make_round
+from tests.factories import fifth_deal, make_round
 
 
 def table_url(round_, token=None):
@@ -100,20 +100,16 @@ def test_another_rounds_token_opens_nothing(example, season, client):
     assert client.get(poll_url(example), {"v": live_stamp(example.pk)}).status_code == 302
 
 
-def test_an_anonymous_poll_works_with_the_sessions_grant(example, secretary):
+def test_an_anonymous_poll_works_with_the_sessions_grant(example, secretary, django_assert_max_num_queries):
     client = at_the_table(example)
     stamp = live_stamp(example.pk)
-    assert client.get(poll_url(example), {"v": stamp}, headers={"hx-request": "true"}).status_code == 204
-    services.add_deal(example, fifth_deal_of(), number=5, user=secretary.user)
+    with django_assert_max_num_queries(2):  # the session, the stamp
+        unchanged = client.get(poll_url(example), {"v": stamp}, headers={"hx-request": "true"})
+    assert unchanged.status_code == 204
+    services.add_deal(example, fifth_deal(), number=5, user=secretary.user)
     response = client.get(poll_url(example), {"v": stamp}, headers={"hx-request": "true"})
     assert response.status_code == 200
     assert "<strong>5.</strong>" in response.content.decode()
-
-
-def fifth_deal_of():
-    from tests.factories import fifth_deal  # noqa: PLC0415
-
-    return fifth_deal()
 
 
 def test_the_link_dies_at_homologation_the_page_and_the_poll(example):
