@@ -4,7 +4,6 @@ throttle of a member's new address to confirm (settings: EMAIL_CHANGE_*), and wh
 keeps an account's pages off a phone passed from hand to hand (`private_when_logged_in`,
 `LogoutView`; the threat model in docs/exploitation.md, « Comptes et sécurité »)."""
 
-import hashlib
 import logging
 
 from axes.helpers import get_client_ip_address, get_client_username, get_cool_off, get_failure_limit
@@ -12,7 +11,6 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.sites.shortcuts import get_current_site
-from django.core.cache import cache
 from django.db.models import Max
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
@@ -20,6 +18,7 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 
 from federation import outbox
+from federation.throttle import within_limit
 
 logger = logging.getLogger(__name__)
 
@@ -79,22 +78,6 @@ class LogoutView(auth_views.LogoutView):
 
 
 # --- password reset -------------------------------------------------------------------------------
-
-
-def within_limit(counter, value, limit, window):
-    """Count one request for ``value`` (an e-mail address, an account, a client address) under
-    ``counter`` in the current window, in the site's cache; False once more than ``limit`` came in
-    the window, which starts with the first of them and lasts ``window`` (a timedelta). The house's
-    one throttle of what an account asks to be mailed (the reset link, an address's confirmation)."""
-    seconds = int(window.total_seconds())
-    key = f"{counter}:{hashlib.sha256(value.encode()).hexdigest()}"
-    cache.add(key, 0, timeout=seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between the two calls
-        cache.set(key, 1, timeout=seconds)
-        count = 1
-    return count <= limit
 
 
 def reset_allowed(email, client):

@@ -12,13 +12,14 @@ from championship.forms.rounds import STAGE_CHOICES, HomologateForm, RoundCreate
 from championship.forms.rulebook import RulebookForm, refused
 from championship.forms.seats import PaperTotalsForm, SeatColoursForm, SeatTotalsForm
 from championship.forms.sheets import SeasonConfirmForm, SeasonImportForm, SheetConfirmForm, SheetUploadForm
-from championship.forms.signoffs import SignoffForm
+from championship.forms.signoffs import CodeSignoffForm, SignoffForm
 from championship.forms.widgets import parse_points
 
 __all__ = [
     "STAGE_CHOICES",
     "AdjustmentForm",
     "BoardReportForm",
+    "CodeSignoffForm",
     "DealForm",
     "HomologateForm",
     "MotifForm",

@@ -39,7 +39,7 @@ from championship.services.scores import (
     store_championship_lines,
 )
 from championship.services.seats import set_seat_colours, set_seat_totals
-from championship.services.signoff import sign_sheet
+from championship.services.signoff import sign_sheet, sign_sheet_by_code
 
 __all__ = [
     "CREATION_REASON",
@@ -70,6 +70,7 @@ __all__ = [
     "set_seat_colours",
     "set_seat_totals",
     "sign_sheet",
+    "sign_sheet_by_code",
     "store_championship_lines",
     "submit_round",
     "update_season_rulebook",

@@ -1,5 +1,7 @@
 """The table signs the sheet: at the end of the night each seated player, logged in, confirms
-the round as it stands (« Je confirme la feuille ») or disputes it with a comment.
+the round as it stands (« Je confirme la feuille ») or disputes it with a comment; a player
+without his account on his phone does it with the signing code the secretary's screen shows him
+(`sign_sheet_by_code`, docs/utiliser.md).
 
 A sign-off is of the round's version the player saw, which it must give (a form read at an
 older version is refused as stale, the other change shown): once a deal changes, his word
@@ -14,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from championship.models import Round, Signoff
+from championship.rounds.table_link import code_matches
 from championship.services.errors import RoundError
 from championship.services.locking import check_version, locked_round
 from federation.history import REASON_MAX_LENGTH, audited
@@ -53,6 +56,32 @@ def sign_sheet(round_, user, verdict, *, version, comment=""):
     _check_comment(verdict, comment)
     player = player_of(user)
     locked_round(round_)  # not lock_round: a sign-off changes none of the season's figures
+    _check_signable(round_, player, version)
+    return _signed(round_, player, verdict, comment, user, REASONS[verdict])
+
+
+@transaction.atomic
+def sign_sheet_by_code(round_, player, code, verdict, *, version, comment=""):
+    """`player` confirms or disputes `round_` at `version`, as `sign_sheet`, from a phone where
+    he has no account: with `code`, his signing code that the secretary's screen shows him
+    (`rounds.table_link`; the view throttles the guesses). The history names no account, « par
+    son code de table ». RoundError as `sign_sheet`, and `code` for any code but his, `signed`
+    if he already signed this version (by code, one's word is not changed: his account or the
+    board change it)."""
+    comment = (comment or "").strip()
+    _check_comment(verdict, comment)
+    locked_round(round_)
+    _check_signable(round_, player, version)
+    if not code_matches(round_, player.pk, code):
+        raise RoundError(
+            "code", "Code : ce n'est pas le vôtre ; demandez au secrétaire de vous montrer votre code."
+        )
+    if Signoff.objects.filter(round=round_, player=player, version=round_.version).exists():
+        raise RoundError("signed", f"Joueur : {player.name} a déjà signé cette version de la feuille.")
+    return _signed(round_, player, verdict, comment, None, f"{REASONS[verdict]}, par son code de table")
+
+
+def _check_signable(round_, player, version):
     if player is None or not round_.seats.filter(player=player).exists():
         raise RoundError("player", "Seuls les joueurs assis à cette manche signent sa feuille.")
     if round_.status == Round.HOMOLOGATED:
@@ -60,6 +89,9 @@ def sign_sheet(round_, user, verdict, *, version, comment=""):
     if version is None:
         raise RoundError("version", VERSION_MISSING)
     check_version(round_, version)
+
+
+def _signed(round_, player, verdict, comment, user, reason):
     signoff = Signoff.objects.filter(round=round_, player=player).first() or Signoff(
         round=round_, player=player
     )
@@ -67,7 +99,7 @@ def sign_sheet(round_, user, verdict, *, version, comment=""):
     signoff.comment = comment if verdict == Signoff.DISPUTED else ""
     signoff.version = round_.version
     signoff.signed_at = timezone.now()
-    with audited(user, REASONS[verdict]) as audit:
+    with audited(user, reason) as audit:
         audit.save(signoff)
     return signoff
 

@@ -60,21 +60,53 @@ def _seated(user, round_):
     return Seat.objects.filter(round=round_, player__user=user).exists()
 
 
-def may_follow_live(user, round_):
+TABLE_ROUNDS = "table_rounds"  # the session's rounds opened by their table link (views.table)
+
+
+def holds_table_link(request, round_pk):
+    """Whether the visitor's session opened round `round_pk`'s table link (an anonymous session
+    holds it as well as a member's)."""
+    return round_pk in request.session.get(TABLE_ROUNDS, [])
+
+
+def remember_table_link(request, round_pk):
+    rounds = request.session.get(TABLE_ROUNDS, [])
+    if round_pk not in rounds:
+        request.session[TABLE_ROUNDS] = [*rounds, round_pk]
+
+
+def forget_table_link(request, round_pk):
+    """Drop round `round_pk`'s table link from the session: True if it held it."""
+    rounds = request.session.get(TABLE_ROUNDS, [])
+    if round_pk not in rounds:
+        return False
+    request.session[TABLE_ROUNDS] = [pk for pk in rounds if pk != round_pk]
+    return True
+
+
+class TableLinkEnded(Exception):
+    """The round whose table link the session held is homologated: the link is dead."""
+
+
+def may_follow_live(request, round_):
     """Who reads the live view of `round_` and its poll (views.table): the one rule, for both.
     A homologated round, any logged-in member (it is published); before, the players seated at
-    it, the secretary and the board of its season (docs/utiliser.md, « Suivre la manche en
-    direct »). A way in for others (a table link) is to be added here."""
-    if round_.is_homologated or can_enter_rounds(user, round_.season):
+    it, the secretary and the board of its season, and whoever opened its table link, with an
+    account or without (docs/utiliser.md, « Suivre la manche en direct »)."""
+    user = request.user
+    if round_.is_homologated:
+        return user.is_authenticated
+    if can_enter_rounds(user, round_.season) or _seated(user, round_):
         return True
-    return _seated(user, round_)
+    return holds_table_link(request, round_.pk)
 
 
 def get_live_round(request, pk):
     """Round `pk` for its live view, in one query with what its stamp depends on
     (`rounds.live.with_stamp`), the user's roles in its season and whether he sits at it (a
     light row: version, status, season); 404 if none, PermissionDenied unless
-    `may_follow_live`."""
+    `may_follow_live`, TableLinkEnded for a visitor whose table link ended with homologation
+    (the session forgets it)."""
     user = request.user
     rows = with_stamp(
         with_roles(Round.objects.select_related("season").only("version", "status", "season"), user)
@@ -83,7 +115,9 @@ def get_live_round(request, pk):
         rows = rows.annotate(user_seated=Exists(Seat.objects.filter(round=OuterRef("pk"), player__user=user)))
     round_ = get_object_or_404(rows, pk=pk)
     remember_roles(user, round_.season, round_)
-    if not may_follow_live(user, round_):
+    if not may_follow_live(request, round_):
+        if round_.is_homologated and forget_table_link(request, round_.pk):
+            raise TableLinkEnded(round_.pk)
         raise PermissionDenied(LIVE_REFUSED)
     return round_
 

@@ -30,6 +30,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve, reverse
 
 from championship.models import ChampionshipLine, Report, Round
+from championship.rounds.table_link import table_path, table_token
 from federation.models import Official, Player
 from gamenights import links
 from gamenights.services import schedule_night
@@ -134,6 +135,7 @@ def answer_class(response):
 EVERYONE = "200 200 200 200 200 200 200"
 NOBODY_POSTS = "405 405 405 405 405 405 405"
 NOT_FOUND = "404 404 404 404 404 404 404"  # a format that does not exist
+REFUSED = "403 403 403 403 403 403 403"
 EVERYONE_REDIRECTED = "302 302 302 302 302 302 302"
 MEMBERS = "log 200 200 200 200 200 200"  # any logged-in account
 MEMBERS_POST_NOTHING = "log 405 405 405 405 405 405"  # login first, then only POST is refused
@@ -279,6 +281,18 @@ TABLE = {
     "manches/<int:pk>/signature/": [
         (round_path("draft", "signature/"), MEMBERS_POST_NOTHING, SEATED_ACTS),
         (round_path("homologated", "signature/"), MEMBERS_POST_NOTHING, SEATED_ACTS),
+    ],
+    # The table link (the QR code of the entry page): anyone who holds it, that round only, until
+    # homologation; then a page saying the round is published. Signing by code: a phone without
+    # an account that opened the table link (test_a_table_link_opens_its_round_only).
+    "manches/<int:pk>/table/<str:token>/": [
+        (lambda w: table_path(w.draft), EVERYONE_REDIRECTED, NOBODY_POSTS),
+        (lambda w: table_path(w.homologated), EVERYONE, NOBODY_POSTS),
+        (lambda w: f"/manches/{w.draft.pk}/table/{table_token(w.homologated)}/", NOT_FOUND, NOBODY_POSTS),
+    ],
+    "manches/<int:pk>/signature/code/": [
+        (round_path("draft", "signature/code/"), NOBODY_POSTS, REFUSED),
+        (round_path("homologated", "signature/code/"), NOBODY_POSTS, REFUSED),
     ],
     "manches/modele.<str:fmt>": [
         (lambda w: "/manches/modele.xlsx", EVERYONE, NOBODY_POSTS),
@@ -560,3 +574,43 @@ def test_every_url_answers_every_role_as_the_table_says(world, caplog):
         + stored
     )
     assert report == [], "\n".join(report + ["", "observed:", *observed])
+
+
+def table_link_answers(w):
+    """Where a phone without an account that opened the draft's table link (views.table) answers
+    otherwise than an anonymous visitor: that round's live view and its poll, and signing by
+    code (a bare POST: back to the live view with the form's errors). Nothing else, no other
+    round."""
+    draft = f"/manches/{w.draft.pk}/"
+    return {
+        ("GET", f"{draft}direct/"): "200",
+        ("POST", f"{draft}direct/"): "405",
+        ("GET", f"{draft}direct/suivi/"): "200",
+        ("POST", f"{draft}direct/suivi/"): "405",
+        ("POST", f"{draft}signature/code/"): "302",
+    }
+
+
+def test_a_table_link_opens_its_round_only(world, caplog):
+    """The « table link » identity: every URL of TABLE answers as to an anonymous visitor
+    (its first column), except `table_link_answers`."""
+    caplog.set_level(logging.CRITICAL, logger="django.request")
+    client = Client()
+    assert client.get(table_path(world.draft)).status_code == 302
+    cookies = copy.deepcopy(client.cookies)
+    differs = table_link_answers(world)
+    mismatches, seen = [], set()
+    for rows in TABLE.values():
+        for make_path, expected_get, expected_post in rows:
+            path = make_path(world)
+            for method, expected in (("GET", expected_get), ("POST", expected_post)):
+                want = differs.get((method, path), expected.split()[0])
+                seen.add((method, path))
+                savepoint = transaction.savepoint()
+                response = getattr(client, method.lower())(path)
+                transaction.savepoint_rollback(savepoint)
+                client.cookies = copy.deepcopy(cookies)
+                if answer_class(response) != want:
+                    mismatches.append(f"{method} {path}: expected {want}, got {answer_class(response)}")
+    assert set(differs) <= seen
+    assert mismatches == []

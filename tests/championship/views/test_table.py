@@ -12,6 +12,7 @@ from championship import services
 from championship.models import Round, Signoff
 from championship.rounds.display import round_display
 from championship.rounds.live import live_stamp
+from championship.rounds.table_link import table_token
 from federation.models import Player
 from scoring.french import num
 from tests.factories import fifth_deal
@@ -173,14 +174,16 @@ def test_a_homologated_round_is_shown_without_polling(as_user, example, member):
     assert "hx-trigger" not in html
 
 
-def test_the_entry_page_shows_the_qr_code_of_the_live_view(as_user, example):
+def test_the_entry_page_shows_the_qr_code_of_the_tables_link(as_user, example):
+    """The QR code and the address under it are the table's link, which opens the live view
+    without an account (tests/championship/views/test_table_link.py)."""
     html = as_user("secretary").get(reverse("championship:round_edit", args=[example.pk])).content.decode()
     link = html[html.index('id="direct"') :]
     link = link[: link.index("</details>")]
     assert re.search(
         r'<svg width="\d+" height="\d+" class="qr"><title>QR code de la page en direct : http', link
     )
-    assert f'href="{live_url(example)}"' in link
+    assert f'href="{reverse("championship:round_table", args=[example.pk, table_token(example)])}"' in link
 
 
 def test_a_seated_player_confirms_the_sheet(client, example):
