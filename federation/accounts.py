@@ -80,27 +80,47 @@ class LogoutView(auth_views.LogoutView):
 # --- password reset -------------------------------------------------------------------------------
 
 
-def _within_limit(kind, value, limit):
-    """Count one request for ``value`` (an e-mail address, a client address) in the current
-    window, in the site's cache; False once more than ``limit`` came in the window, which starts
-    with the first of them and lasts PASSWORD_RESET_WINDOW."""
-    window = int(settings.PASSWORD_RESET_WINDOW.total_seconds())
-    key = f"password-reset:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
-    cache.add(key, 0, timeout=window)
+def _throttle_key(kind, value):
+    return f"{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
+
+
+def within_limit(kind, value, limit, window):
+    """Count one request of ``kind`` for ``value`` (an e-mail address, a client address) in the
+    current window, in the site's cache; False once more than ``limit`` came in the window, which
+    starts with the first of them and lasts ``window`` (a timedelta). Also the throttle of the
+    private links' failed guesses (federation.private_links)."""
+    seconds = int(window.total_seconds())
+    key = _throttle_key(kind, value)
+    if cache.add(key, 0, timeout=seconds):
+        cache.set(f"{key}:since", timezone.now(), timeout=seconds)
     try:
         count = cache.incr(key)
     except ValueError:  # the window ended between the two calls
-        cache.set(key, 1, timeout=window)
+        cache.set(key, 1, timeout=seconds)
+        cache.set(f"{key}:since", timezone.now(), timeout=seconds)
         count = 1
     return count <= limit
+
+
+def counted(kind, value):
+    """How many requests of ``kind`` ``within_limit`` counted for ``value`` in the current window
+    (nothing is counted by asking)."""
+    return cache.get(_throttle_key(kind, value), 0)
+
+
+def window_start(kind, value):
+    """When the current window of ``kind`` for ``value`` began (None: no window)."""
+    return cache.get(f"{_throttle_key(kind, value)}:since")
 
 
 def reset_allowed(email, client):
     """Whether a reset link may go out for ``email`` asked from ``client``: at most
     PASSWORD_RESET_EMAIL_LIMIT per address and PASSWORD_RESET_CLIENT_LIMIT per client address in
     a window (both counted for every request, whether a member has the address or not)."""
-    by_client = _within_limit("client", client, settings.PASSWORD_RESET_CLIENT_LIMIT)
-    by_email = _within_limit("email", email.strip().casefold(), settings.PASSWORD_RESET_EMAIL_LIMIT)
+    window = settings.PASSWORD_RESET_WINDOW
+    by_client = within_limit("password-reset:client", client, settings.PASSWORD_RESET_CLIENT_LIMIT, window)
+    address = email.strip().casefold()
+    by_email = within_limit("password-reset:email", address, settings.PASSWORD_RESET_EMAIL_LIMIT, window)
     if not (by_client and by_email):
         logger.warning(
             "Lien de nouveau mot de passe non envoyé (limite %s atteinte) : adresse %s, client %s",
