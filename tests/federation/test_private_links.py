@@ -67,6 +67,7 @@ def test_opening_the_link_logs_the_member_in_on_this_phone(karim):
         "Bonjour Karim : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
         "d'accueil pour le retrouver." in home.replace("&#x27;", "'")
     )
+    assert "Connexion par mot de passe" not in home  # he has none
     assert by_link(client) == karim
     stored = PhoneSession.objects.get(player=karim)
     assert stored.label == "Chrome sur Android"
