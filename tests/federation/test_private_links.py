@@ -19,6 +19,7 @@ from federation.models import MemberKey, PhoneSession, Player
 from gamenights import services as night_services
 from gamenights.models import Rsvp
 from tests.conftest import make_player
+from tests.federation.test_security import run_python
 
 pytestmark = pytest.mark.django_db
 
@@ -299,3 +300,30 @@ def test_device_labels():
     assert private_links.device(firefox) == ("Firefox", "Windows")
     assert private_links.device("") == ("", "")
     assert PhoneSession(browser="", system="").label == "Navigateur inconnu sur appareil inconnu"
+
+
+def test_the_link_logs_in_with_the_login_throttling_on(karim, settings):
+    """django-axes watches every login (AxesMiddleware, its user_logged_in handler): a link's
+    login goes through it as in production."""
+    settings.AXES_ENABLED = True
+    assert open_link(client := phone(), private_links.issue(karim)).status_code == 302
+    assert by_link(client) == karim
+
+
+LIMITS = (
+    "import django; django.setup(); from django.conf import settings as s; "
+    "print(s.PRIVATE_LINK_FAILURE_LIMIT, int(s.PRIVATE_LINK_WINDOW.total_seconds()), "
+    "s.PRIVATE_LINK_SESSION_AGE.days)"
+)
+
+
+def test_the_settings_come_from_the_environment():
+    result = run_python({}, LIMITS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["10", "3600", "365"]
+    environment = {"LINK_FAILURE_LIMIT": "4", "LINK_WINDOW_MINUTES": "30", "LINK_SESSION_DAYS": "90"}
+    result = run_python(environment, LIMITS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["4", "1800", "90"]
+    refused = run_python({"LINK_SESSION_DAYS": "0"}, LIMITS)
+    assert refused.returncode != 0 and "LINK_SESSION_DAYS : 0 est inférieur au minimum, 1." in refused.stderr
