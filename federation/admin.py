@@ -4,7 +4,8 @@ Every change is kept in the history with its author (shown on each record's « H
 page); the history is read here, never written back (no revert). A season's officials are
 named, changed or removed only by that season's board or a superuser (`federation.roles`).
 The season's rulebook is read-only here: it changes on the site's rulebook page, with a
-reason, and the whole season is recomputed there.
+reason, and the whole season is recomputed there. A session opened by a member's private link
+never reaches the admin (`_has_permission`).
 """
 
 from django.contrib import admin
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import Official, Player, Season
-from federation.roles import board_seasons, is_board
+from federation.roles import acts_as_superuser, board_seasons, by_link, is_board
 
 
 class ReadOnlyHistoryAdmin(SimpleHistoryAdmin):
@@ -37,7 +38,7 @@ class ReadOnlyHistoryAdmin(SimpleHistoryAdmin):
 def may_name_officials(user, season):
     """Naming, changing or removing a season's officials: its board, or a superuser."""
     if season is None or season.pk is None:
-        return user.is_superuser
+        return acts_as_superuser(user)
     return is_board(user, season)
 
 
@@ -117,6 +118,13 @@ class OfficialAdmin(ReadOnlyHistoryAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+def _has_permission(request, *, staff_permission=admin.site.has_permission):
+    """The admin opens to a staff account's password session only: never to a session a private
+    link opened, whatever the account's flags (federation.roles)."""
+    return not by_link(request.user) and staff_permission(request)
+
+
+admin.site.has_permission = _has_permission
 admin.site.site_header = "Fédération Française de Tarot-Bière"
 admin.site.site_title = "Tarot-Bière"
 admin.site.index_title = "Administration"

@@ -7,14 +7,20 @@ request there is none; `recorded_as(user)` stands in for it, the same way, for a
 Every write says both at once with `audited(user, reason)`: inside the block, the records name
 `user` (a logged-in account; else the request's user, if any) and each instance saved or deleted
 through the block's `Audit` carries `reason` into its record (docs/architecture.md).
+
+A record saved during a request of a session a member's private link opened says so: « par son
+lien » follows its reason (`mark_acts_by_link`; federation.private_links).
 """
 
 from contextlib import contextmanager, nullcontext
 from types import SimpleNamespace
 
+from django.dispatch import receiver
 from simple_history.models import HistoricalRecords
+from simple_history.signals import pre_create_historical_record
 
 REASON_MAX_LENGTH = 100  # what django-simple-history keeps of a change reason
+BY_LINK = "par son lien"
 
 _MISSING = object()
 
@@ -28,7 +34,8 @@ def recorded_as(user):
     """
     context = HistoricalRecords.context
     previous = getattr(context, "request", _MISSING)
-    context.request = SimpleNamespace(user=user)
+    # A block inside a request opened by a private link stays one (`mark_acts_by_link`).
+    context.request = SimpleNamespace(user=user, by_link=getattr(previous, "by_link", False))
     try:
         yield user
     finally:
@@ -68,3 +75,19 @@ def audited(user=None, reason=None):
     author = recorded_as(user) if getattr(user, "is_authenticated", False) else nullcontext()
     with author:
         yield Audit(reason)
+
+
+def reason_by_link(reason):
+    """`reason` followed by « par son lien », within what a record keeps."""
+    if not reason:
+        return BY_LINK
+    suffix = f" ({BY_LINK})"
+    return reason[: REASON_MAX_LENGTH - len(suffix)] + suffix
+
+
+@receiver(pre_create_historical_record, dispatch_uid="federation.history.mark_acts_by_link")
+def mark_acts_by_link(sender, history_instance, history_user=None, **kwargs):
+    """Every record written while a private link's session acts says « par son lien »."""
+    request = getattr(HistoricalRecords.context, "request", None)
+    if getattr(request, "by_link", False) or getattr(history_user, "by_link", False):
+        history_instance.history_change_reason = reason_by_link(history_instance.history_change_reason)

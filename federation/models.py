@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -161,3 +163,69 @@ class Official(models.Model):
 
     def __str__(self):
         return f"{self.get_role_display()} {self.season} : {self.player}"
+
+
+class MemberKey(models.Model):
+    """A member's private link (docs/exploitation.md, « Comptes et sécurité »): the SHA-256 of its
+    secret, never the secret itself, which is shown once, when the link is issued
+    (`federation.private_links`). Issuing it again renews it: the old link and every phone session
+    it opened end."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("joueur"), on_delete=models.CASCADE, related_name="member_key"
+    )
+    digest = models.CharField(_("empreinte"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("donné le"), default=timezone.now)
+    renewed_at = models.DateTimeField(_("renouvelé le"), null=True, blank=True)
+    renewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("renouvelé par"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The history says who issued or renewed the link and when, never its digest.
+    history = HistoricalRecords(excluded_fields=["digest"])
+
+    class Meta:
+        verbose_name = _("lien privé")
+        verbose_name_plural = _("liens privés")
+
+    def __str__(self):
+        return str(self.player)
+
+    @property
+    def issued_at(self):
+        return self.renewed_at or self.created_at
+
+
+class PhoneSession(models.Model):
+    """A session a member's private link opened on a phone (`federation.private_links`): listed
+    on « Mon compte », ended from there or by a renewal of the link."""
+
+    session_key = models.CharField(_("session"), max_length=40, unique=True)
+    player = models.ForeignKey(
+        Player, verbose_name=_("joueur"), on_delete=models.CASCADE, related_name="phone_sessions"
+    )
+    # Short names read from the User-Agent (« Chrome », « Android »), empty when unknown.
+    browser = models.CharField(_("navigateur"), max_length=30, blank=True)
+    system = models.CharField(_("système"), max_length=30, blank=True)
+    created_at = models.DateTimeField(_("ouverte le"), default=timezone.now)
+    last_seen_at = models.DateTimeField(_("vue le"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-last_seen_at", "-pk"]
+        verbose_name = _("session d'un téléphone")
+        verbose_name_plural = _("sessions des téléphones")
+
+    def __str__(self):
+        return f"{self.player} : {self.label}"
+
+    @property
+    def label(self):
+        """« Chrome sur Android », « Safari sur iPhone »."""
+        return gettext("%(browser)s sur %(system)s") % {
+            "browser": self.browser or gettext("Navigateur inconnu"),
+            "system": self.system or gettext("appareil inconnu"),
+        }

@@ -4,6 +4,10 @@ Anonymous visitors read published pages; a player writes his own reports; a secr
 rounds; the président and vice-président (the board) homologate, correct homologated rounds,
 edit the season's rulebook, grant discretionary bonuses and maluses and name the season's
 officials (in the admin). A Django superuser counts as board of every season.
+
+A session opened by a member's private link (`by_link`, federation.private_links) is the member's
+only: no role of any season, not the board, not a superuser, whoever the account is; an
+official's acts need the password.
 """
 
 from django.db.models import Exists, OuterRef
@@ -17,8 +21,18 @@ def player_of(user):
     return getattr(user, "player", None)
 
 
+def by_link(user):
+    """Whether `user` is the account of a session opened by a private link."""
+    return getattr(user, "by_link", False)
+
+
+def acts_as_superuser(user):
+    """A superuser's rights: his password session only (never a private link's)."""
+    return user.is_authenticated and user.is_superuser and not by_link(user)
+
+
 def _roles(user, season):
-    if not user.is_authenticated or season is None:
+    if not user.is_authenticated or season is None or by_link(user):
         return set()
     cache = user.__dict__.setdefault("_tarot_roles", {})
     if season.pk not in cache:
@@ -32,7 +46,7 @@ def with_roles(queryset, user, season="season"):
     """`queryset` (rows that belong to a season, through the field `season`) annotated with the
     roles of `user` in that season, one EXISTS per role: the row and the roles in one query.
     `remember_roles` then spares `is_board` and `can_enter_rounds` their query."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or by_link(user):
         return queryset
     return queryset.annotate(
         **{
@@ -53,7 +67,7 @@ def remember_roles(user, season, row):
 
 def is_board(user, season):
     return user.is_authenticated and (
-        user.is_superuser or bool(_roles(user, season) & set(Official.BOARD_ROLES))
+        acts_as_superuser(user) or bool(_roles(user, season) & set(Official.BOARD_ROLES))
     )
 
 
@@ -63,11 +77,10 @@ def can_enter_rounds(user, season):
 
 def board_seasons(user):
     """The seasons whose board `user` sits on (every season for a superuser)."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or by_link(user):
         return Season.objects.none()
     if user.is_superuser:
         return Season.objects.all()
     return Season.objects.filter(
         officials__player__user=user, officials__role__in=Official.BOARD_ROLES
     ).distinct()
-

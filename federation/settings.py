@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A session opened by a member's private link: request.user.by_link (federation.roles).
+    "federation.private_links.link_sessions",
     # Every answer to a logged-in account: Cache-Control: private, no-store (a shared phone).
     "federation.accounts.private_when_logged_in",
     # Every GET reads one state of the database, cached figures included (federation.snapshot).
@@ -283,6 +285,15 @@ EMAIL_CONFIRMATION_MAX_AGE = 60 * 60 * 24 * env_int("EMAIL_CONFIRMATION_DAYS", 2
 EMAIL_CHANGE_ACCOUNT_LIMIT = env_int("EMAIL_CHANGE_ACCOUNT_LIMIT", 3, minimum=1)
 EMAIL_CHANGE_CLIENT_LIMIT = env_int("EMAIL_CHANGE_CLIENT_LIMIT", 10, minimum=1)
 EMAIL_CHANGE_WINDOW = datetime.timedelta(minutes=env_int("EMAIL_CHANGE_WINDOW_MINUTES", 60, minimum=1))
+
+# --- a member's private link (federation.private_links; docs/exploitation.md, « Comptes et
+# sécurité ») ------------------------------------------------------------------------------------
+# A client address whose guesses of a link failed LINK_FAILURE_LIMIT times in LINK_WINDOW_MINUTES
+# (counted in the cache, from the first of them) is answered 429 until the window ends, no link
+# checked meanwhile; a phone the link opened stays identified LINK_SESSION_DAYS days.
+PRIVATE_LINK_FAILURE_LIMIT = env_int("LINK_FAILURE_LIMIT", 10, minimum=1)
+PRIVATE_LINK_WINDOW = datetime.timedelta(minutes=env_int("LINK_WINDOW_MINUTES", 60, minimum=1))
+PRIVATE_LINK_SESSION_AGE = datetime.timedelta(days=env_int("LINK_SESSION_DAYS", 365, minimum=1))
 
 # --- headers --------------------------------------------------------------------------------------
 # No inline script, style or event handler anywhere: every script and style is a file of the site.

@@ -55,6 +55,7 @@ urlpatterns = [
     path("connexion/", auth_views.LoginView.as_view(), name="login"),
     path("deconnexion/", accounts.LogoutView.as_view(), name="logout"),
     *account_patterns,
+    path("", include("federation.private_link_views")),  # a member's private link (links:…)
     path("", include("federation.pwa")),  # /sw.js and /manifest.webmanifest, at the root for their scope
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

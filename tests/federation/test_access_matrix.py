@@ -13,6 +13,10 @@ bare POST acts, inside a savepoint rolled back after each request, so every cell
 world. Every answer to a logged-in account, whatever its class, is `Cache-Control: private,
 no-store` (a shared phone: tests/federation/test_shared_phone.py). One loop, one report listing
 every mismatch.
+
+« by_link » is a member who opened his private link on his phone (federation.private_links): the
+season's vice-president, whose account is staff and superuser besides, answered as the member he
+is there and nothing more (no role, no admin: federation.roles).
 """
 
 import copy
@@ -31,6 +35,7 @@ from django.urls import URLResolver, get_resolver, resolve, reverse
 
 from championship.models import ChampionshipLine, Report, Round
 from championship.rounds.table_link import table_path, table_token
+from federation import private_links
 from federation.models import Official, Player
 from gamenights import links
 from gamenights.services import schedule_night
@@ -39,7 +44,7 @@ from notifications.services import request_email_change
 from tests.factories import make_round
 from webhooks.models import Delivery, Webhook
 
-ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser")
+ROLES = ("anonymous", "member", "winner", "secretary", "board", "staff", "superuser", "by_link")
 
 
 def routes(patterns=None, prefix=""):
@@ -88,6 +93,11 @@ def world(season, member, secretary, president):
         name="Discussion", url="https://chat.example.org/hook/secret", active=False
     )
     delivery = Delivery.objects.create(webhook=webhook, key="essai", event="night_moved", body={})
+    vice = Player.objects.create(
+        name="Vice",
+        user=users.create_superuser(username="vice", email="v@example.org", password="secret-pass-1"),
+    )
+    Official.objects.create(season=season, player=vice, role=Official.VICE_PRESIDENT)
     return SimpleNamespace(
         season=season,
         night=night,
@@ -120,7 +130,10 @@ def world(season, member, secretary, president):
             "board": president.user,
             "staff": staff,
             "superuser": superuser,
+            "by_link": vice.user,
         },
+        vice=vice,
+        vice_secret=private_links.issue(vice),
     )
 
 
@@ -131,36 +144,37 @@ def answer_class(response):
     return str(response.status_code)
 
 
-# Answers by role, in ROLES order: anonymous, member, winner, secretary, board, staff, superuser.
-EVERYONE = "200 200 200 200 200 200 200"
-NOBODY_POSTS = "405 405 405 405 405 405 405"
-NOT_FOUND = "404 404 404 404 404 404 404"  # a format that does not exist
-REFUSED = "403 403 403 403 403 403 403"
-EVERYONE_REDIRECTED = "302 302 302 302 302 302 302"
-MEMBERS = "log 200 200 200 200 200 200"  # any logged-in account
-MEMBERS_POST_NOTHING = "log 405 405 405 405 405 405"  # login first, then only POST is refused
-ENTRY = "log 403 403 200 200 403 200"  # the season's secretary and board (a superuser is board)
-ENTRY_ACTS = "log 403 403 302 302 403 302"  # ... who act and are sent back to the page
-ENTRY_NOT_HERE = "log 403 403 404 404 403 404"  # ... for whom the page does not exist here
-ENTRY_READS = "404 404 404 200 200 404 200"  # hidden from everyone else
-AUTHOR_READS = "404 404 200 200 200 404 200"  # ... except the report's author
-SEATED_ACTS = "log 403 302 403 403 403 403"  # a player seated at the round (« winner »), sent back
-TABLE_OR_ENTRY = "log 403 200 200 200 403 200"  # ... or who enters rounds (secretary, board)
-BOARD = "log 403 403 403 200 403 200"
-BOARD_ACTS = "log 403 403 403 302 403 302"
-AUTHOR_OR_BOARD = "log 403 200 403 200 403 200"
-STAFF = "log log log log log 200 200"  # the admin: staff accounts only
-STAFF_POST_NOTHING = "log log log log log 405 405"
-STAFF_REDIRECTED = "log log log log log 302 302"
-STAFF_NOT_FOUND = "log log log log log 404 404"
-SUPERUSER = "log log log log log 403 200"  # an admin page needing a right: staff without it is refused
-SUPERUSER_ACTS = "log log log log log 403 302"
-SUPERUSER_404 = "log log log log log 404 200"  # an app page of the admin, absent without any right
-NO_ONE = "log log log log log 403 403"
-BOARD_INVALID = "log 403 403 403 400 403 400"  # the board's form, refused with its errors
-PLAYERS_INVALID = "log 400 400 400 400 403 403"  # accounts of a player (staff and root have none)
-HOLDER = "200 200 403 403 403 403 403"  # a link of the member's: no session, or his own
-EVERYONE_INVALID = "400 400 400 400 400 400 400"  # read-only in the admin: refused even to a superuser
+# Answers by role, in ROLES order: anonymous, member, winner, secretary, board, staff, superuser,
+# by_link.
+EVERYONE = "200 200 200 200 200 200 200 200"
+NOBODY_POSTS = "405 405 405 405 405 405 405 405"
+NOT_FOUND = "404 404 404 404 404 404 404 404"  # a format that does not exist
+REFUSED = "403 403 403 403 403 403 403 403"
+EVERYONE_REDIRECTED = "302 302 302 302 302 302 302 302"
+MEMBERS = "log 200 200 200 200 200 200 200"  # any logged-in account
+MEMBERS_POST_NOTHING = "log 405 405 405 405 405 405 405"  # login first, then only POST is refused
+ENTRY = "log 403 403 200 200 403 200 403"  # the season's secretary and board (a superuser is board)
+ENTRY_ACTS = "log 403 403 302 302 403 302 403"  # ... who act and are sent back to the page
+ENTRY_NOT_HERE = "log 403 403 404 404 403 404 403"  # ... for whom the page does not exist here
+ENTRY_READS = "404 404 404 200 200 404 200 404"  # hidden from everyone else
+AUTHOR_READS = "404 404 200 200 200 404 200 404"  # ... except the report's author
+SEATED_ACTS = "log 403 302 403 403 403 403 403"  # a player seated at the round (« winner »), sent back
+TABLE_OR_ENTRY = "log 403 200 200 200 403 200 403"  # ... or who enters rounds (secretary, board)
+BOARD = "log 403 403 403 200 403 200 403"
+BOARD_ACTS = "log 403 403 403 302 403 302 403"
+AUTHOR_OR_BOARD = "log 403 200 403 200 403 200 403"
+STAFF = "log log log log log 200 200 log"  # the admin: staff accounts only
+STAFF_POST_NOTHING = "log log log log log 405 405 log"
+STAFF_REDIRECTED = "log log log log log 302 302 log"
+STAFF_NOT_FOUND = "log log log log log 404 404 log"
+SUPERUSER = "log log log log log 403 200 log"  # an admin page needing a right: staff without it is refused
+SUPERUSER_ACTS = "log log log log log 403 302 log"
+SUPERUSER_404 = "log log log log log 404 200 log"  # an app page of the admin, absent without any right
+NO_ONE = "log log log log log 403 403 log"
+BOARD_INVALID = "log 403 403 403 400 403 400 403"  # the board's form, refused with its errors
+PLAYERS_INVALID = "log 400 400 400 400 403 403 400"  # accounts of a player (staff and root have none)
+HOLDER = "200 200 403 403 403 403 403 403"  # a link of the member's: no session, or his own
+EVERYONE_INVALID = "400 400 400 400 400 400 400 400"  # read-only in the admin: refused even to a superuser
 
 
 def model_rows(app_model, obj, **expected):
@@ -337,8 +351,8 @@ TABLE = {
     # A deal kept on the phone offline, sent when the network returns: a bare POST is refused in JSON.
     "manches/<int:pk>/donnes/envoi/": [
         # A bare POST names no account: refused as a deal kept by another (409), once rights pass.
-        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 409 409 403 409"),
-        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 409 403 409"),
+        (round_path("draft", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 409 409 403 409 403"),
+        (round_path("homologated", "donnes/envoi/"), MEMBERS_POST_NOTHING, "log 403 403 403 409 403 409 403"),
     ],
     # The paper sheet's totals: a bare POST shows the entry page with the form's errors.
     "manches/<int:pk>/feuille-papier/": [
@@ -428,10 +442,10 @@ TABLE = {
     "soirees/<int:pk>/confirmer/": [(night_path("confirmer/"), MEMBERS_POST_NOTHING, BOARD_ACTS)],
     # --- reminders (notifications): the account page, and the one-click link of a reminder ---
     # A bare POST: the choices' form again with its errors; an account without a player has none.
-    "compte/": [(lambda w: "/compte/", MEMBERS, "log 400 400 400 400 400 400")],
+    "compte/": [(lambda w: "/compte/", MEMBERS, "log 400 400 400 400 400 400 400")],
     # « Renouveler l'adresse » of the member's own calendar: a POST of an account of a player.
     "compte/calendrier/renouveler/": [
-        (lambda w: "/compte/calendrier/renouveler/", MEMBERS_POST_NOTHING, "log 302 302 302 302 403 403")
+        (lambda w: "/compte/calendrier/renouveler/", MEMBERS_POST_NOTHING, "log 302 302 302 302 403 403 302")
     ],
     # The signed link of a reminder: anyone who holds it; GET asks, POST unsubscribes (no CSRF).
     "compte/rappels/desinscription/<str:token>/": [
@@ -440,10 +454,33 @@ TABLE = {
     ],
     # His own address: the form (a bare POST: its errors), then the link mailed to the new
     # address, which needs no login but is refused to another account's session (403).
-    "compte/adresse/": [(lambda w: "/compte/adresse/", MEMBERS, "log 400 400 400 400 400 400")],
+    "compte/adresse/": [(lambda w: "/compte/adresse/", MEMBERS, "log 400 400 400 400 400 400 400")],
     "compte/adresse/confirmer/<str:token>/": [
         (lambda w: f"/compte/adresse/confirmer/{w.email_token}/", HOLDER, HOLDER),
         (lambda w: "/compte/adresse/confirmer/faux/", NOT_FOUND, NOT_FOUND),
+    ],
+    # --- a member's private link (federation.private_link_views) ---
+    # Its page: GET shows the form; a bare POST is an unknown link (404, counted for the address).
+    "moi/lien/": [(lambda w: "/moi/lien/", EVERYONE, NOT_FOUND)],
+    "compte/lien/renouveler/": [
+        (lambda w: "/compte/lien/renouveler/", MEMBERS_POST_NOTHING, "log 200 200 200 200 403 403 200")
+    ],
+    # One of his phones logged out: the member's own only (the by_link identity's phone here).
+    "compte/telephones/<int:pk>/deconnecter/": [
+        (
+            lambda w: f"/compte/telephones/{w.vice.phone_sessions.get().pk}/deconnecter/",
+            MEMBERS_POST_NOTHING,
+            "log 404 404 404 404 404 404 302",
+        )
+    ],
+    # The board hands the links out: the current season's board, by its password.
+    "direction/liens/": [(lambda w: "/direction/liens/", BOARD, MEMBERS_POST_NOTHING)],
+    "direction/liens/<int:pk>/": [
+        (
+            lambda w: f"/direction/liens/{w.member.pk}/",
+            MEMBERS_POST_NOTHING,
+            "log 403 403 403 200 403 200 403",
+        )
     ],
     # --- accounts ---
     "connexion/": [(lambda w: "/connexion/", EVERYONE, EVERYONE)],
@@ -470,8 +507,8 @@ TABLE = {
     "manifest.webmanifest": [(lambda w: "/manifest.webmanifest", EVERYONE, NOBODY_POSTS)],
     # --- the admin ---
     "admin/": [(lambda w: "/admin/", STAFF, STAFF)],
-    "admin/login/": [(lambda w: "/admin/login/", "200 200 200 200 200 302 302", EVERYONE)],
-    "admin/logout/": [(lambda w: "/admin/logout/", "302 302 302 302 302 405 405", EVERYONE_REDIRECTED)],
+    "admin/login/": [(lambda w: "/admin/login/", "200 200 200 200 200 302 302 200", EVERYONE)],
+    "admin/logout/": [(lambda w: "/admin/logout/", "302 302 302 302 302 405 405 302", EVERYONE_REDIRECTED)],
     "admin/password_change/": [(lambda w: "/admin/password_change/", STAFF, STAFF)],
     "admin/password_change/done/": [(lambda w: "/admin/password_change/done/", STAFF, STAFF_POST_NOTHING)],
     "admin/jsi18n/": [(lambda w: "/admin/jsi18n/", STAFF, STAFF_POST_NOTHING)],
@@ -533,7 +570,9 @@ def test_every_url_answers_every_role_as_the_table_says(world, caplog):
     clients = {}
     for role in ROLES:
         client = Client()
-        if world.users[role] is not None:
+        if role == "by_link":
+            assert client.post("/moi/lien/", {"secret": world.vice_secret}).status_code == 302
+        elif world.users[role] is not None:
             client.force_login(world.users[role])
         clients[role] = (client, copy.deepcopy(client.cookies))
 
@@ -595,6 +634,8 @@ def test_a_table_link_opens_its_round_only(world, caplog):
     """The « table link » identity: every URL of TABLE answers as to an anonymous visitor
     (its first column), except `table_link_answers`."""
     caplog.set_level(logging.CRITICAL, logger="django.request")
+    # The vice's phone, opened by his link, is the one some rows of TABLE name.
+    assert Client().post("/moi/lien/", {"secret": world.vice_secret}).status_code == 302
     client = Client()
     assert client.get(table_path(world.draft)).status_code == 302
     cookies = copy.deepcopy(client.cookies)
