@@ -81,6 +81,7 @@ class RankingTable(SpreadsheetSafeTable):
 
     stacked = ("championship_points",)
     main = "name"
+    player_pk = "player_id"
 
     class Meta:
         orderable = False
