@@ -6,6 +6,7 @@ exists. A visitor and an account without a player see the home page as before.""
 import datetime
 import html as html_lib
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -17,6 +18,7 @@ from django.utils import timezone
 from championship import services
 from championship.models import Round
 from championship.standings.season import season_standings
+from championship.views.me import Line, Neighbour, place_of, qualifying_line
 from federation.models import Season
 from gamenights import services as night_services
 from gamenights.models import Rsvp
@@ -272,3 +274,28 @@ def test_moi_costs_two_queries_whatever_he_has_to_do(client, open_season, django
     many = home_queries(client)
     assert many == few
     assert few - no_player == 2, (no_player, few)
+
+
+def cup_rules(playoff_players=10, final_players=5, minimum_players=4):
+    cup = SimpleNamespace(
+        playoff_players=playoff_players, final_players=final_players, minimum_players=minimum_players
+    )
+    return SimpleNamespace(cup=cup)
+
+
+def test_a_perfect_tie_has_no_place_above_it_and_the_next_one_is_behind_both():
+    ranked = [Line(1, True, 1, "A", 30, 3), Line(1, True, 2, "B", 30, 3), Line(3, False, 3, "C", 21, 3)]
+    tied = place_of(2, ranked, [], cup_rules())
+    assert tied.above is None and tied.me.tied
+    third = place_of(3, ranked, [], cup_rules())
+    assert third.above == Neighbour(2, "B", 9)
+    assert third.line is None  # three ranked: no Coupe yet (cup.minimum_players)
+    assert place_of(9, ranked, [], cup_rules()) is None
+
+
+def test_the_line_follows_the_coupes_seeding():
+    assert qualifying_line(12, cup_rules().cup) == (10, True)
+    assert qualifying_line(10, cup_rules().cup) == (10, True)
+    assert qualifying_line(9, cup_rules().cup) == (5, False)
+    assert qualifying_line(4, cup_rules().cup) == (4, False)
+    assert qualifying_line(3, cup_rules().cup) == (None, False)
