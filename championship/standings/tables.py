@@ -83,7 +83,7 @@ class StandingsTable(SeasonTable):
     detail = detail_column()
 
     main = "player"
-    player_pk = "player.pk"
+    player_pk = "player__pk"
 
     class Meta:
         orderable = False
@@ -135,7 +135,7 @@ class UnrankedTable(SeasonTable):
     detail = detail_column()
     stacked = ("detail",)
     main = "player"
-    player_pk = "player.pk"
+    player_pk = "player__pk"
 
     class Meta:
         orderable = False
