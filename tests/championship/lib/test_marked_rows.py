@@ -74,6 +74,7 @@ PAGES = {
     "home": lambda season: reverse("federation:home"),
     "standings": lambda season: reverse("championship:season", args=[season.name]),
     "round": lambda season: reverse("championship:round", args=[season.rounds.first().pk]),
+    "round list": lambda season: reverse("championship:round_list", args=[season.name]),
     "cup status": lambda season: reverse("championship:cup_status", args=[season.name]),
     "cup": lambda season: reverse("championship:cup", args=[season.name]),
     "someone's statistics": lambda season: reverse("championship:player_stats", args=[player("Émile").pk]),
@@ -96,7 +97,7 @@ def test_it_marks_the_readers_rows_and_nobody_elses(client, season, ranked, name
         assert mine, f"{reader} has no row on {name}"
 
 
-@pytest.mark.parametrize("name", ["standings", "cup status", "home"])
+@pytest.mark.parametrize("name", ["standings", "cup status", "round list", "home"])
 def test_no_mark_travels_through_the_cache_to_another_reader(transactional_db, client, season, ranked, name):
     url = PAGES[name](season)
     alice, bruno = ranked["Alice"], ranked["Bruno"]
