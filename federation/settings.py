@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "federation.private_links.link_sessions",
     # Every answer to a logged-in account: Cache-Control: private, no-store (a shared phone).
     "federation.accounts.private_when_logged_in",
+    # The reader's own rows marked in every table of an HTML page (« Moi », federation.my_rows).
+    "federation.my_rows.mark_my_rows",
     # Every GET reads one state of the database, cached figures included (federation.snapshot).
     "federation.snapshot.ReadSnapshotMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -144,6 +145,15 @@ def _answered(request, night, player, form, *, on_behalf=False):
     return True
 
 
+def _back_to(request, night):
+    """Where an answer goes back to: the page it was given from when it says so (`next`, an
+    address of this site: the home page's one-tap answer), else the night's page."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, {request.get_host()}, request.is_secure()):
+        return wanted
+    return night
+
+
 @login_required
 @require_POST
 def night_answer(request, pk):
@@ -153,7 +163,7 @@ def night_answer(request, pk):
         raise PermissionDenied(gettext("Seul un joueur inscrit répond à une soirée."))
     form = AnswerForm(request.POST)
     if form.is_valid() and _answered(request, night, me, form):
-        return redirect(night)
+        return redirect(_back_to(request, night))
     return render(
         request, "gamenights/night.html", _night_context(request, night, answer_form=form), status=400
     )

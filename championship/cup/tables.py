@@ -37,6 +37,8 @@ class CupStatusTable(SpreadsheetSafeTable):
     status = tables.Column(_("Play-offs"), accessor="status__code", attrs={"td": {"class": "status"}})
     explanation = tables.Column(_("Pourquoi"), accessor="status__reason", attrs={"td": {"class": "why"}})
 
+    player_pk = "player__pk"
+
     class Meta:
         orderable = False
         attrs = {"class": "cup-status"}

@@ -3,6 +3,7 @@ the site and of the `standings` command) gets cells that are safe to open in a s
 on a phone each row keeps its key cells on one line and stacks the others under it."""
 
 import django_tables2 as tables
+from django_tables2.utils import Accessor, AttributeDict
 
 from federation.validators import spreadsheet_cell
 
@@ -14,13 +15,23 @@ class SpreadsheetSafeTable(tables.Table):
     `stacked` names the columns that a narrow screen shows under the row's key cells rather than
     beside them (site.css, `table.stack`); each of their cells carries its header as `data-label`.
     `main` names the key column that takes the line's remaining width. Every cell has the class
-    `col-<column name>`."""
+    `col-<column name>`.
+
+    `player_pk` is the accessor of the player a row is about (a table of players): the row then
+    carries `data-player="<pk>"`, which marks it for that player when he reads the page
+    (`federation.my_rows`), whoever the table was rendered and cached for."""
 
     stacked = ()
     main = None
+    player_pk = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.player_pk is not None:
+            accessor = Accessor(self.player_pk)
+            self.row_attrs = AttributeDict(
+                {**self.row_attrs, "data-player": lambda record: accessor.resolve(record)}
+            )
         for bound in self.columns:
             if bound.name not in self.stacked:
                 continue

@@ -50,8 +50,8 @@ class RoundListTable(SpreadsheetSafeTable):
         seats = sorted(record.seats.all(), key=lambda seat: seat.position)
         return format_html_join(
             ", ",
-            '<span class="nowrap"><span class="chip {}" aria-hidden="true"></span>{}</span>',
-            ((seat.colour, seat.player.name) for seat in seats),
+            '<span class="nowrap" data-player="{}"><span class="chip {}" aria-hidden="true"></span>{}</span>',
+            ((seat.player_id, seat.colour, seat.player.name) for seat in seats),
         )
 
     def render_winner(self, record):
@@ -81,6 +81,7 @@ class RankingTable(SpreadsheetSafeTable):
 
     stacked = ("championship_points",)
     main = "name"
+    player_pk = "player_id"
 
     class Meta:
         orderable = False

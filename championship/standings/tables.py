@@ -83,6 +83,7 @@ class StandingsTable(SeasonTable):
     detail = detail_column()
 
     main = "player"
+    player_pk = "player__pk"
 
     class Meta:
         orderable = False
@@ -134,6 +135,7 @@ class UnrankedTable(SeasonTable):
     detail = detail_column()
     stacked = ("detail",)
     main = "player"
+    player_pk = "player__pk"
 
     class Meta:
         orderable = False

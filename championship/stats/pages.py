@@ -106,6 +106,7 @@ def _player_stats(player, season, chosen):
         "by": [
             {
                 "player": names.get(pk, ""),
+                "player_pk": pk,
                 "player_url": player_url(pk),
                 "called": f(("called_by", pk)),
                 "made": f(("called_by_made", pk), of=("called_by", pk)),
@@ -142,6 +143,7 @@ def _rivals(me, taken, together, names, pairs):
         rows.append(
             {
                 "player": names.get(other, ""),
+                "player_pk": other,
                 "player_url": player_url(other),
                 "h2h_url": h2h_url(me, other),
                 "took_from": points(taken.get((other, me), Fraction(0))),
@@ -264,6 +266,7 @@ def _season_partners(season):
         rows.append(
             {
                 "player": names[me],
+                "player_pk": me,
                 "player_url": player_url(me),
                 "stats_url": player_url(me) + f"?saison={season.name}",
                 "won": points(sum((v for (_l, w), v in game.taken.items() if w == me), Fraction(0))),

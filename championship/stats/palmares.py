@@ -27,6 +27,7 @@ def _all_results(pieces):
 def _result_row(result, names, pk):
     return {
         "player": names.get(pk, ""),
+        "player_pk": pk,
         "player_url": player_url(pk),
         "season": result.season,
         "round": result.number,
@@ -39,6 +40,7 @@ def _result_row(result, names, pk):
 def _streak_row(streak, names, pk):
     return {
         "player": names.get(pk, ""),
+        "player_pk": pk,
         "player_url": player_url(pk),
         "length": streak.length,
         "from": _result_row(streak.first, names, pk),
@@ -71,7 +73,13 @@ def _palmares(seasons):
                 "champion": names.get(piece.champion) if piece.champion else None,
                 "champion_url": player_url(piece.champion) if piece.champion else None,
                 "podium": [
-                    {"rank": rank, "player": names.get(pk, ""), "player_url": player_url(pk), "points": value}
+                    {
+                        "rank": rank,
+                        "player": names.get(pk, ""),
+                        "player_pk": pk,
+                        "player_url": player_url(pk),
+                        "points": value,
+                    }
                     for rank, pk, value in piece.podium
                 ],
             }
@@ -101,6 +109,7 @@ def _palmares(seasons):
         "most_wins": [
             {
                 "player": names[pk],
+                "player_pk": pk,
                 "player_url": player_url(pk),
                 "wins": careers[pk].wins,
                 "rounds": careers[pk].rounds,
@@ -110,7 +119,13 @@ def _palmares(seasons):
         "winning_streaks": [_streak_row(careers[pk].winning, names, pk) for pk in winning],
         "losing_streaks": [_streak_row(careers[pk].losing, names, pk) for pk in losing],
         "best_seasons": [
-            {"player": names.get(pk, ""), "player_url": player_url(pk), "season": name, "points": value}
+            {
+                "player": names.get(pk, ""),
+                "player_pk": pk,
+                "player_url": player_url(pk),
+                "season": name,
+                "points": value,
+            }
             for value, name, pk in best
         ],
     }

@@ -76,6 +76,7 @@ def season_rating(season):
             {
                 "rank": index,
                 "player": row["player"],
+                "player_pk": row["player_id"],
                 "rating": rounded(mu - 3 * sigma),
                 "mu": rounded(mu),
                 "sigma": rounded(sigma),

@@ -21,7 +21,7 @@ def figure(value):
 
 
 OPPONENT_ROW = (
-    '<tr><th scope="row" class="key-main"><a href="{}">{}</a></th><td class="num">{}</td>'
+    '<tr data-player="{}"><th scope="row" class="key-main"><a href="{}">{}</a></th><td class="num">{}</td>'
     '<td class="num more" data-label="{}">{}</td><td class="num more" data-label="{}">{}</td>'
     '<td class="num more" data-label="{}">{}</td><td class="num more" data-label="{}">{}</td>'
     '<td class="num more" data-label="{}">{}</td></tr>'
@@ -36,7 +36,8 @@ def opponent_rows(rows, taken, given, rounds, ahead, behind):
         "",
         OPPONENT_ROW,
         (
-            (row["h2h_url"], row["player"], french.signed(row["net"]), taken, french.num(row["took_from"]))
+            (row["player_pk"], row["h2h_url"], row["player"], french.signed(row["net"]), taken)
+            + (french.num(row["took_from"]),)
             + (
                 given,
                 french.num(row["gave_to"]),

@@ -1,4 +1,5 @@
-"""The home page: the current season at a glance, as published.
+"""The home page: the current season at a glance, as published; for an identified member, it
+starts with him (« Moi », `championship.views.me`).
 
 A visitor sees homologated rounds and the figures they give, nothing else. Those who enter the
 season's rounds (secretary, board) also see their work queue: the rounds not homologated yet and
@@ -16,10 +17,10 @@ from championship.models import Round
 from championship.reports.access import may_read_report
 from championship.reports.due import reports_due
 from championship.standings.lateness import default_as_of
-from championship.standings.season import season_standings
+from championship.views.me import me_block, ranking_of
 from federation.context_processors import current_season
 from federation.models import Official, Season
-from federation.roles import can_enter_rounds, is_board
+from federation.roles import can_enter_rounds, is_board, player_of
 
 LEADERS = 5
 LATEST_ROUNDS = 5
@@ -33,19 +34,19 @@ def visible_reports_due(user, season, as_of=None):
     return [item for item in due if may_read_report(user, item.round, item.author, season=season)]
 
 
-def leaders_of(season, as_of):
-    """The season's first ranked players, cached as a few plain values: reading the whole cached
-    standings back costs more than the rest of the page."""
-
-    def compute():
-        return [
-            (row.rank, row.player.pk, row.player.name, row.points, row.rounds)
-            for row in season_standings(season, as_of).ranked[:LEADERS]
-        ]
-
+def leaders_of(season, as_of, ranking=None):
+    """The season's first ranked players, from the ranking cached as plain values
+    (`me.ranking_of`): reading the whole cached standings back costs more than the rest of the
+    page."""
+    ranked, _unranked = ranking or ranking_of(season, as_of)
     return [
-        SimpleNamespace(rank=rank, player=SimpleNamespace(pk=pk, name=name), points=points, rounds=rounds)
-        for rank, pk, name, points, rounds in cached("home-leaders", season, as_of, compute)
+        SimpleNamespace(
+            rank=line.rank,
+            player=SimpleNamespace(pk=line.pk, name=line.name),
+            points=line.points,
+            rounds=line.rounds,
+        )
+        for line in ranked[:LEADERS]
     ]
 
 
@@ -68,7 +69,8 @@ def home(request):
         context["board"] = sorted(
             season.officials.select_related("player"), key=lambda official: role_order.index(official.role)
         )
-        context["leaders"] = leaders_of(season, default_as_of(season))
+        ranking = ranking_of(season, default_as_of(season))
+        context["leaders"] = leaders_of(season, default_as_of(season), ranking)
         context["minimum_rounds"] = season.rulebook.championship.minimum_rounds
         context["latest_rounds"] = (
             season.rounds.filter(status=Round.HOMOLOGATED)
@@ -76,6 +78,9 @@ def home(request):
             .prefetch_related("seats__player")[:LATEST_ROUNDS]
         )
         context["reports_due"] = visible_reports_due(request.user, season, default_as_of(season))
+        me = player_of(request.user)
+        if me is not None:
+            context["moi"] = me_block(me, season, ranking, context["reports_due"])
         context["can_enter_rounds"] = can_enter_rounds(request.user, season)
         if context["can_enter_rounds"]:
             unpublished = list(

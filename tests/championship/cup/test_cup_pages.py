@@ -70,7 +70,7 @@ def test_it_renders_the_bracket_with_the_champion_highlighted(client, season, wh
         )
         in html
     )
-    assert '<tr class="champion-row">' in html
+    assert f'<tr class="champion-row" data-player="{state.champion.pk}">' in html
     # Every table and the final link to their round pages.
     for round_ in Round.objects.exclude(stage=Round.REGULAR):
         assert reverse("championship:round", args=[round_.pk]) in html

@@ -5,12 +5,14 @@ from championship.templatetags.stats import figure, opponent_rows
 
 
 def test_the_opponents_rows_are_escaped_and_each_cell_labelled():
-    row = {"h2h_url": "/a/?b=1&c=2", "player": "<b>Zoé</b>", "net": -12, "took_from": 3, "gave_to": 15}
+    row = {"h2h_url": "/a/?b=1&c=2", "player": "<b>Zoé</b>", "player_pk": 7, "net": -12, "took_from": 3}
+    row |= {"gave_to": 15}
     row |= {"rounds": 4, "ahead": 1, "behind": 3}
     html = str(opponent_rows([row], "Pris", "Donnés", "M", "D", "<x>"))
     assert '<a href="/a/?b=1&amp;c=2">&lt;b&gt;Zoé&lt;/b&gt;</a>' in html
     assert '<td class="num">−12</td>' in html and 'data-label="Donnés">15</td>' in html
-    assert 'data-label="&lt;x&gt;">3</td></tr>' in html and html.count("<tr>") == 1
+    assert 'data-label="&lt;x&gt;">3</td></tr>' in html and html.count("<tr") == 1
+    assert html.startswith('<tr data-player="7">')  # his row, marked for him (federation.my_rows)
 
 
 def test_a_figure_links_to_its_deals_when_it_has_some():

@@ -175,6 +175,7 @@ def test_a_write_is_seen_at_once_and_a_warm_page_costs_few_queries(client, three
     assert client.get(f"/saisons/{season.name}/partenaires/?format=json").json()["rounds"] == 4
     assert client.get("/palmares/?format=json").json()["most_wins"][0] == {
         "player": "Alice",
+        "player_pk": alice,
         "player_url": f"/joueurs/{alice}/statistiques/",
         "wins": 2,
         "rounds": 4,
@@ -209,7 +210,7 @@ def test_in_a_finished_season_the_json_says_hors_course_as_the_page_does(client,
     page = markup.unescape(client.get(url).content.decode())
     shown = {
         re.search(r"<a [^>]*>([^<]+)</a>", row).group(1): status
-        for status, row in re.findall(r'<tr class="status-(\w+)[^"]*">(.*?)</tr>', page, re.S)
+        for status, row in re.findall(r'<tr class="status-(\w+)[^"]*"[^>]*>(.*?)</tr>', page, re.S)
     }
     assert sorted(shown.values()) == ["eliminated"] * 3 + ["qualified"] * 2
     assert "hors course" in page
