@@ -12,6 +12,10 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django_otp.plugins.otp_static.admin import StaticDeviceAdmin
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.admin import TOTPDeviceAdmin
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import Official, Player, Season
@@ -116,6 +120,31 @@ class OfficialAdmin(ReadOnlyHistoryAdmin):
             kwargs["queryset"] = board_seasons(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+
+class ListAndRemoveOnly:
+    """A second factor in the admin: listed, and removed when its owner lost his phone and his
+    backup codes (docs/exploitation.md, « Comptes et sécurité »); never added nor changed here
+    (the owner adds his own on « Mon compte »), and its secret never shown
+    (settings.OTP_ADMIN_HIDE_SENSITIVE_DATA)."""
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class TOTPDeviceListAdmin(ListAndRemoveOnly, TOTPDeviceAdmin):
+    pass
+
+
+class StaticDeviceListAdmin(ListAndRemoveOnly, StaticDeviceAdmin):
+    pass
+
+
+for model, model_admin in ((TOTPDevice, TOTPDeviceListAdmin), (StaticDevice, StaticDeviceListAdmin)):
+    admin.site.unregister(model)
+    admin.site.register(model, model_admin)
 
 admin.site.site_header = "Fédération Française de Tarot-Bière"
 admin.site.site_title = "Tarot-Bière"

@@ -4,11 +4,15 @@ Anonymous visitors read published pages; a player writes his own reports; a secr
 rounds; the président and vice-président (the board) homologate, correct homologated rounds,
 edit the season's rulebook, grant discretionary bonuses and maluses and name the season's
 officials (in the admin). A Django superuser counts as board of every season.
+
+A session of an account with a second factor that did not pass its code has no official role
+(`federation.second_factor.unverified_holder`).
 """
 
 from django.db.models import Exists, OuterRef
 
 from federation.models import Official, Season
+from federation.second_factor import unverified_holder, without_unverified_holder
 
 
 def player_of(user):
@@ -25,6 +29,8 @@ def _roles(user, season):
         cache[season.pk] = set(
             Official.objects.filter(season=season, player__user=user).values_list("role", flat=True)
         )
+    if cache[season.pk] and unverified_holder(user):
+        return set()
     return cache[season.pk]
 
 
@@ -51,9 +57,14 @@ def remember_roles(user, season, row):
         cache[season.pk] = {role for role, _label in Official.ROLES if getattr(row, f"_role_{role}")}
 
 
+def acts_as_superuser(user):
+    """A Django superuser, whose session passed his second factor if he has one."""
+    return user.is_authenticated and user.is_superuser and not unverified_holder(user)
+
+
 def is_board(user, season):
     return user.is_authenticated and (
-        user.is_superuser or bool(_roles(user, season) & set(Official.BOARD_ROLES))
+        acts_as_superuser(user) or bool(_roles(user, season) & set(Official.BOARD_ROLES))
     )
 
 
@@ -66,8 +77,6 @@ def board_seasons(user):
     if not user.is_authenticated:
         return Season.objects.none()
     if user.is_superuser:
-        return Season.objects.all()
-    return Season.objects.filter(
-        officials__player__user=user, officials__role__in=Official.BOARD_ROLES
-    ).distinct()
-
+        return Season.objects.all() if acts_as_superuser(user) else Season.objects.none()
+    seasons = Season.objects.filter(officials__player__user=user, officials__role__in=Official.BOARD_ROLES)
+    return without_unverified_holder(seasons, user).distinct()

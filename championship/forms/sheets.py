@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from championship.sheets import MAX_SHEET_BYTES
 from federation.models import Season, validate_season_name
-from federation.roles import can_enter_rounds, is_board
+from federation.roles import acts_as_superuser, can_enter_rounds, is_board
 
 
 class SheetUploadForm(forms.Form):
@@ -79,7 +79,7 @@ def season_import_problem(user, name, homologate):
     by its board (a superuser is board of every season)."""
     season = Season.objects.filter(name=name).first()
     if season is None:
-        if not user.is_superuser:
+        if not acts_as_superuser(user):
             return gettext(
                 "La saison %(name)s n'existe pas : seul un administrateur peut la créer par un import."
             ) % {"name": name}

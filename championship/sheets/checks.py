@@ -20,7 +20,7 @@ from championship.models import Round
 from championship.sheets.errors import SheetError, SheetImportError, stage_phrase
 from championship.sheets.parse import error_rank, parse_sheet
 from federation.models import Player, Season
-from federation.roles import can_enter_rounds, is_board
+from federation.roles import acts_as_superuser, can_enter_rounds, is_board
 from scoring.deal import score_deal
 from scoring.errors import ScoringError
 from scoring.round import score_round, totals_only_round
@@ -66,7 +66,7 @@ def rights(user, season):
     if user is None:
         return True, True
     if season is None:
-        return user.is_superuser, user.is_superuser
+        return acts_as_superuser(user), acts_as_superuser(user)
     return can_enter_rounds(user, season), is_board(user, season)
 
 

@@ -38,7 +38,14 @@ from championship.sheets.workbooks import render as render_workbook
 from championship.standings.season import season_standings
 from championship.views.access import get_readable_round
 from federation.models import Season
-from federation.roles import board_seasons, can_enter_rounds, is_board, remember_roles, with_roles
+from federation.roles import (
+    acts_as_superuser,
+    board_seasons,
+    can_enter_rounds,
+    is_board,
+    remember_roles,
+    with_roles,
+)
 from scoring.vocabulary import KIND_LABELS, contract_label
 
 FORM_PLAYERS_HINT = "cochez « Inscrire les joueurs inconnus » pour l'inscrire"
@@ -51,14 +58,12 @@ def _get_import_rights_for_user(user):
     for season in seasons:
         remember_roles(user, season, season)
     seasons = [season for season in seasons if can_enter_rounds(user, season)]
-    if not seasons and not user.is_superuser:
+    if not seasons and not acts_as_superuser(user):
         raise PermissionDenied(
             gettext("Seuls le secrétaire et la Direction d'une saison importent des manches.")
         )
-    board = user.is_superuser or any(is_board(user, season) for season in seasons)
+    board = acts_as_superuser(user) or any(is_board(user, season) for season in seasons)
     return seasons, board
-
-
 
 
 def _imported(request, imported):
@@ -192,7 +197,7 @@ def _season_imported(plan, homologated):
 def season_import(request):
     """A past season from a totals table: « Aperçu » shows what the import would create, nothing
     stored; « Importer » then imports exactly the previewed file, all or nothing."""
-    if not (request.user.is_superuser or board_seasons(request.user).exists()):
+    if not (acts_as_superuser(request.user) or board_seasons(request.user).exists()):
         raise PermissionDenied(gettext("Seule la Direction d'une saison importe une saison passée."))
     form, errors = SeasonImportForm(user=request.user), []
     action = request.POST.get("action")

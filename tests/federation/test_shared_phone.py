@@ -70,4 +70,10 @@ def test_the_service_worker_keeps_pages_apart_and_empties_them_when_someone_logs
     pages_cache = re.search(r'const PAGES = "(tarot-pages-[0-9a-f]{12})";', script).group(1)
     assert static_cache != pages_cache
     accounts = json.loads(re.search(r"const ACCOUNT_CHANGES = (\[.*?\]);", script).group(1))
-    assert accounts == [reverse("login"), reverse("logout"), reverse("admin:login"), reverse("admin:logout")]
+    assert accounts == [
+        reverse("login"),
+        reverse("login_code"),  # the second factor's code: where its login happens
+        reverse("logout"),
+        reverse("admin:login"),
+        reverse("admin:logout"),
+    ]
