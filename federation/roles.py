@@ -6,13 +6,13 @@ edit the season's rulebook, grant discretionary bonuses and maluses and name the
 officials (in the admin). A Django superuser counts as board of every season.
 
 A session of an account with a second factor that did not pass its code has no official role
-(`federation.second_factor.unverified_holder`).
+(`federation.second_factor.unverified_holder`), read with the roles where they are read.
 """
 
 from django.db.models import Exists, OuterRef
 
+from federation import second_factor
 from federation.models import Official, Season
-from federation.second_factor import unverified_holder, without_unverified_holder
 
 
 def player_of(user):
@@ -26,10 +26,17 @@ def _roles(user, season):
         return set()
     cache = user.__dict__.setdefault("_tarot_roles", {})
     if season.pk not in cache:
-        cache[season.pk] = set(
-            Official.objects.filter(season=season, player__user=user).values_list("role", flat=True)
-        )
-    if cache[season.pk] and unverified_holder(user):
+        rows = Official.objects.filter(season=season, player__user=user)
+        if second_factor.needs_check(user):  # whether he has a device, in the same query
+            found = list(
+                rows.annotate(device=second_factor.device_exists(user)).values_list("role", "device")
+            )
+            if found:
+                second_factor.remember(user, found[0][1])
+            cache[season.pk] = {role for role, _device in found}
+        else:
+            cache[season.pk] = set(rows.values_list("role", flat=True))
+    if cache[season.pk] and second_factor.unverified_holder(user):
         return set()
     return cache[season.pk]
 
@@ -40,13 +47,15 @@ def with_roles(queryset, user, season="season"):
     `remember_roles` then spares `is_board` and `can_enter_rounds` their query."""
     if not user.is_authenticated:
         return queryset
+    device = {"_second_factor": second_factor.device_exists(user)} if second_factor.needs_check(user) else {}
     return queryset.annotate(
         **{
             f"_role_{role}": Exists(
                 Official.objects.filter(season=OuterRef(season), player__user=user, role=role)
             )
             for role, _label in Official.ROLES
-        }
+        },
+        **device,
     )
 
 
@@ -55,11 +64,13 @@ def remember_roles(user, season, row):
     if user.is_authenticated and hasattr(row, f"_role_{Official.SECRETARY}"):
         cache = user.__dict__.setdefault("_tarot_roles", {})
         cache[season.pk] = {role for role, _label in Official.ROLES if getattr(row, f"_role_{role}")}
+        if hasattr(row, "_second_factor"):
+            second_factor.remember(user, row._second_factor)
 
 
 def acts_as_superuser(user):
     """A Django superuser, whose session passed his second factor if he has one."""
-    return user.is_authenticated and user.is_superuser and not unverified_holder(user)
+    return user.is_authenticated and user.is_superuser and not second_factor.unverified_holder(user)
 
 
 def is_board(user, season):
@@ -79,4 +90,4 @@ def board_seasons(user):
     if user.is_superuser:
         return Season.objects.all() if acts_as_superuser(user) else Season.objects.none()
     seasons = Season.objects.filter(officials__player__user=user, officials__role__in=Official.BOARD_ROLES)
-    return without_unverified_holder(seasons, user).distinct()
+    return second_factor.without_unverified_holder(seasons, user).distinct()

@@ -47,12 +47,31 @@ def confirmed_device(user):
     return TOTPDevice.objects.devices_for_user(user, confirmed=True).first()
 
 
+KNOWN = "_tarot_second_factor"  # on the request's user: whether the account has a device
+
+
 def has_second_factor(user):
-    """Whether the account has a confirmed device, read once per request (kept on the user)."""
-    cache = user.__dict__
-    if "_tarot_second_factor" not in cache:
-        cache["_tarot_second_factor"] = TOTPDevice.objects.filter(user=user, confirmed=True).exists()
-    return cache["_tarot_second_factor"]
+    """Whether the account has a confirmed device, read once per request (kept on the user, or
+    read with its roles: `needs_check`, `device_exists`, `remember`)."""
+    if KNOWN not in user.__dict__:
+        remember(user, TOTPDevice.objects.filter(user=user, confirmed=True).exists())
+    return user.__dict__[KNOWN]
+
+
+def needs_check(user):
+    """Whether the roles' query should also read if the account has a device: a request's user
+    whose session did not pass a code, and whose devices are not known yet."""
+    is_verified = getattr(user, "is_verified", None)
+    return is_verified is not None and not is_verified() and KNOWN not in user.__dict__
+
+
+def device_exists(user):
+    """An EXISTS of the account's confirmed device, to annotate a query with."""
+    return Exists(TOTPDevice.objects.filter(user=user, confirmed=True))
+
+
+def remember(user, value):
+    user.__dict__[KNOWN] = bool(value)
 
 
 def unverified_holder(user):

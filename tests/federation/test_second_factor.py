@@ -256,10 +256,16 @@ def test_the_admin_login_sends_to_the_site_login(client, superuser):
     assert client.get("/admin/").url.startswith(reverse("admin:login"))
 
 
-def test_an_unverified_session_of_a_device_holder_has_no_official_role(client, president, superuser, season):
+def test_an_unverified_session_of_a_device_holder_has_no_official_role(
+    client, president, secretary, superuser, season
+):
     with_device(president.user)
     with_device(superuser)
+    with_device(secretary.user)
     # A session opened before the device was added (force_login: no code given).
+    client.force_login(secretary.user)
+    entry = reverse("championship:round_import")  # the roles read with the seasons (with_roles)
+    assert client.get(entry).status_code == 403
     client.force_login(president.user)
     assert client.get(BOARD_PAGE).status_code == 403
     client.force_login(superuser)
@@ -271,6 +277,8 @@ def test_an_unverified_session_of_a_device_holder_has_no_official_role(client, p
     assert client.get(BOARD_PAGE).status_code == 200
     client.force_login(president.user)
     assert client.get(BOARD_PAGE).status_code == 200
+    client.force_login(secretary.user)
+    assert client.get(entry).status_code == 200
 
 
 def test_the_roles_of_a_device_holder_need_a_verified_session(president, secretary, season):
