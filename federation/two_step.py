@@ -185,7 +185,7 @@ def enrol(request):
             request.session[CODES_KEY] = codes
             return redirect("second_factor_codes")
         form.add_error("code", _refusal(wait))
-    context = {"form": form, "secret": _spaced(device), "qr": _qr(device)}
+    context = {"form": form, "secret": _spaced(device), "qr": _qr(device), "otpauth_url": device.config_url}
     status = 400 if form.errors else 200
     return render(request, "registration/second_factor_enrol.html", context, status=status)
 

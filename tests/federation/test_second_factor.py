@@ -14,6 +14,7 @@ from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -74,6 +75,7 @@ def test_an_official_adds_a_device_confirmed_by_a_right_code_and_sees_backup_cod
 
     page = client.get(reverse("second_factor_enrol")).content.decode()
     assert "<svg" in page and 'class="qr"' in page
+    assert f'href="{escape(device.config_url)}"' in page  # the same phone: a link to the app
     assert "issuer=Tarot-Bi%C3%A8re" in device.config_url
     secret = re.search(r'<code class="secret">([A-Z2-7 ]+)</code>', page).group(1)
     assert base64.b32decode(secret.replace(" ", "")) == device.bin_key
