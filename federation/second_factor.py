@@ -2,10 +2,10 @@
 with django-otp (docs/exploitation.md, « Comptes et sécurité » ; docs/utiliser.md).
 
 What the second factor guards: the official roles (`federation.roles`) and the admin. An account
-with a confirmed device is logged in only after its code (`federation.login`); a session of such
+with a confirmed device is logged in only after its code (`federation.two_step`); a session of such
 an account that did not pass the code (one opened before the device was added) keeps the
 member's rights and loses every official one (`unverified_holder`). This module holds the rules
-and the writes; the pages are in `federation.login`.
+and the writes; the pages are in `federation.two_step`.
 """
 
 import logging
