@@ -5,7 +5,7 @@ page); the history is read here, never written back (no revert). A season's offi
 named, changed or removed only by that season's board or a superuser (`federation.roles`).
 The season's rulebook is read-only here: it changes on the site's rulebook page, with a
 reason, and the whole season is recomputed there. A session opened by a member's private link
-never reaches the admin (`_has_permission`).
+never reaches the admin, nor one that did not pass its second factor (federation.two_step.AdminSite).
 """
 
 from django.contrib import admin
@@ -13,10 +13,14 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django_otp.plugins.otp_static.admin import StaticDeviceAdmin
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.admin import TOTPDeviceAdmin
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import Official, Player, Season
-from federation.roles import acts_as_superuser, board_seasons, by_link, is_board
+from federation.roles import acts_as_superuser, board_seasons, is_board
 
 
 class ReadOnlyHistoryAdmin(SimpleHistoryAdmin):
@@ -118,13 +122,31 @@ class OfficialAdmin(ReadOnlyHistoryAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
-def _has_permission(request, *, staff_permission=admin.site.has_permission):
-    """The admin opens to a staff account's password session only: never to a session a private
-    link opened, whatever the account's flags (federation.roles)."""
-    return not by_link(request.user) and staff_permission(request)
+class ListAndRemoveOnly:
+    """A second factor in the admin: listed, and removed when its owner lost his phone and his
+    backup codes (docs/exploitation.md, « Comptes et sécurité »); never added nor changed here
+    (the owner adds his own on « Mon compte »), and its secret never shown
+    (settings.OTP_ADMIN_HIDE_SENSITIVE_DATA)."""
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
-admin.site.has_permission = _has_permission
+class TOTPDeviceListAdmin(ListAndRemoveOnly, TOTPDeviceAdmin):
+    pass
+
+
+class StaticDeviceListAdmin(ListAndRemoveOnly, StaticDeviceAdmin):
+    pass
+
+
+for model, model_admin in ((TOTPDevice, TOTPDeviceListAdmin), (StaticDevice, StaticDeviceListAdmin)):
+    admin.site.unregister(model)
+    admin.site.register(model, model_admin)
+
 admin.site.site_header = "Fédération Française de Tarot-Bière"
 admin.site.site_title = "Tarot-Bière"
 admin.site.index_title = "Administration"

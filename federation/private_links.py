@@ -35,7 +35,7 @@ from federation.models import MemberKey, PhoneSession, Player
 
 THROTTLE = "private-link:client"
 SEEN_EVERY = datetime.timedelta(hours=1)  # how often a phone's « vu le » is written
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+MODEL_BACKEND = "federation.accounts.AccountBackend"
 
 
 def digest_of(secret):

@@ -37,7 +37,7 @@ PRECACHE = [
 THEME_COLOUR = "#1f5f3f"  # the header's felt green (css/site.css, --felt)
 BACKGROUND_COLOUR = "#f4efe6"
 # The addresses whose POST logs someone in or out: the worker then forgets every kept page.
-ACCOUNT_CHANGES = ["login", "logout", "admin:login", "admin:logout", "links:open"]
+ACCOUNT_CHANGES = ["login", "login_code", "logout", "admin:login", "admin:logout", "links:open"]
 ICONS = [
     ("icons/icon-192.png", "192x192", "any"),
     ("icons/icon-512.png", "512x512", "any"),

@@ -8,10 +8,14 @@ officials (in the admin). A Django superuser counts as board of every season.
 A session opened by a member's private link (`by_link`, federation.private_links) is the member's
 only: no role of any season, not the board, not a superuser, whoever the account is; an
 official's acts need the password.
+
+A session of an account with a second factor that did not pass its code has no official role
+(`federation.second_factor.unverified_holder`), read with the roles where they are read.
 """
 
 from django.db.models import Exists, OuterRef
 
+from federation import second_factor
 from federation.models import Official, Season
 
 
@@ -26,19 +30,23 @@ def by_link(user):
     return getattr(user, "by_link", False)
 
 
-def acts_as_superuser(user):
-    """A superuser's rights: his password session only (never a private link's)."""
-    return user.is_authenticated and user.is_superuser and not by_link(user)
-
-
 def _roles(user, season):
     if not user.is_authenticated or season is None or by_link(user):
         return set()
     cache = user.__dict__.setdefault("_tarot_roles", {})
     if season.pk not in cache:
-        cache[season.pk] = set(
-            Official.objects.filter(season=season, player__user=user).values_list("role", flat=True)
-        )
+        rows = Official.objects.filter(season=season, player__user=user)
+        if second_factor.needs_check(user):  # whether he has a device, in the same query
+            found = list(
+                rows.annotate(device=second_factor.device_exists(user)).values_list("role", "device")
+            )
+            if found:
+                second_factor.remember(user, found[0][1])
+            cache[season.pk] = {role for role, _device in found}
+        else:
+            cache[season.pk] = set(rows.values_list("role", flat=True))
+    if cache[season.pk] and second_factor.unverified_holder(user):
+        return set()
     return cache[season.pk]
 
 
@@ -48,13 +56,15 @@ def with_roles(queryset, user, season="season"):
     `remember_roles` then spares `is_board` and `can_enter_rounds` their query."""
     if not user.is_authenticated or by_link(user):
         return queryset
+    device = {"_second_factor": second_factor.device_exists(user)} if second_factor.needs_check(user) else {}
     return queryset.annotate(
         **{
             f"_role_{role}": Exists(
                 Official.objects.filter(season=OuterRef(season), player__user=user, role=role)
             )
             for role, _label in Official.ROLES
-        }
+        },
+        **device,
     )
 
 
@@ -63,6 +73,19 @@ def remember_roles(user, season, row):
     if user.is_authenticated and hasattr(row, f"_role_{Official.SECRETARY}"):
         cache = user.__dict__.setdefault("_tarot_roles", {})
         cache[season.pk] = {role for role, _label in Official.ROLES if getattr(row, f"_role_{role}")}
+        if hasattr(row, "_second_factor"):
+            second_factor.remember(user, row._second_factor)
+
+
+def acts_as_superuser(user):
+    """A Django superuser's rights: in a password session (never a private link's) that passed
+    his second factor if he has one."""
+    return (
+        user.is_authenticated
+        and user.is_superuser
+        and not by_link(user)
+        and not second_factor.unverified_holder(user)
+    )
 
 
 def is_board(user, season):
@@ -80,7 +103,6 @@ def board_seasons(user):
     if not user.is_authenticated or by_link(user):
         return Season.objects.none()
     if user.is_superuser:
-        return Season.objects.all()
-    return Season.objects.filter(
-        officials__player__user=user, officials__role__in=Official.BOARD_ROLES
-    ).distinct()
+        return Season.objects.all() if acts_as_superuser(user) else Season.objects.none()
+    seasons = Season.objects.filter(officials__player__user=user, officials__role__in=Official.BOARD_ROLES)
+    return second_factor.without_unverified_holder(seasons, user).distinct()

@@ -60,7 +60,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG e
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "federation.admin_apps.FederationAdminConfig",  # django.contrib.admin, its login the site's
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "simple_history",
     "csp",
     "axes",
+    # Officials' second factor (TOTP) and its one-time backup codes (federation.second_factor)
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "federation",
     "championship",
     "gamenights",  # the calendar of game nights (issue 24)
@@ -92,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A session opened by a member's private link: request.user.by_link (federation.roles).
     "federation.private_links.link_sessions",
+    # request.user.is_verified(): whether this session passed the second factor (django-otp).
+    "django_otp.middleware.OTPMiddleware",
     # Every answer to a logged-in account: Cache-Control: private, no-store (a shared phone).
     "federation.accounts.private_when_logged_in",
     # The reader's own rows marked in every table of an HTML page (« Moi », federation.my_rows).
@@ -186,9 +192,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# django-axes first: it refuses a locked-out login before any password is checked.
+# django-axes first: it refuses a locked-out login before any password is checked. Then the
+# accounts' backend (Django's, the account read with its player). Django's own stays last for the
+# sessions opened before the accounts' backend existed (a session names its backend); a wrong
+# password is then checked by both.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "federation.accounts.AccountBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -379,3 +389,9 @@ WEBHOOK_ALLOWED_HOSTS = [host.lower() for host in env_list("WEBHOOK_ALLOWED_HOST
 # environment (no deployment can turn it on by a variable) and opens loopback only: private
 # networks, link-local addresses and the cloud's metadata service stay refused.
 WEBHOOK_ALLOW_LOOPBACK = False
+
+# --- officials' second factor (django-otp; federation.second_factor, federation.two_step) ----------
+OTP_TOTP_ISSUER = "Tarot-Bière"  # the name the authenticator app shows
+OTP_TOTP_THROTTLE_FACTOR = 1  # after n wrong codes in a row, wait 2^(n-1) s before the next
+OTP_STATIC_THROTTLE_FACTOR = 1
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # the admin never shows a device's secret nor its QR code

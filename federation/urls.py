@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from federation import accounts
+from federation import accounts, two_step
 
 ACCOUNT = "registration/account/"
 
@@ -20,6 +20,11 @@ account_patterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name=ACCOUNT + "password_change_done.html"),
         name="password_change_done",
     ),
+    # Officials' second factor (federation.two_step; its section of « Mon compte »).
+    path("compte/seconde-verification/ajouter/", two_step.enrol_start, name="second_factor_start"),
+    path("compte/seconde-verification/", two_step.enrol, name="second_factor_enrol"),
+    path("compte/seconde-verification/codes/", two_step.backup_codes, name="second_factor_codes"),
+    path("compte/seconde-verification/retirer/", two_step.remove, name="second_factor_remove"),
     path(
         "compte/mot-de-passe-oublie/",
         accounts.PasswordResetView.as_view(
@@ -52,7 +57,9 @@ urlpatterns = [
     path("", include("championship.urls")),
     path("", include("gamenights.urls")),
     path("", include("notifications.urls")),
-    path("connexion/", auth_views.LoginView.as_view(), name="login"),
+    # The password, then for an account with a second factor its code (federation.two_step).
+    path("connexion/", two_step.LoginView.as_view(), name="login"),
+    path("connexion/code/", two_step.login_code, name="login_code"),
     path("deconnexion/", accounts.LogoutView.as_view(), name="logout"),
     *account_patterns,
     path("", include("federation.private_link_views")),  # a member's private link (links:…)

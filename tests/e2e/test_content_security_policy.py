@@ -118,10 +118,10 @@ def test_the_main_pages_run_without_any_violation(
     get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
     phone = Watched(browser, live_server.url, "csp-admin")
     page = phone.page
-    phone.visit("/admin/login/")
+    phone.visit("/admin/login/")  # the site's login, the admin as its next page (federation.two_step)
     page.get_by_label(re.compile("utilisateur", re.I)).fill("root")
     page.get_by_label("Mot de passe").fill(PASSWORD)
-    page.get_by_role("button", name=re.compile("Connexion")).click()
+    page.get_by_role("button", name="Se connecter").click()
     expect(page.locator("#site-name")).to_be_visible()
     for url in [
         "/admin/",

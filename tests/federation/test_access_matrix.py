@@ -32,6 +32,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.test import Client
 from django.urls import URLResolver, get_resolver, resolve, reverse
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from championship.models import ChampionshipLine, Report, Round
 from championship.rounds.table_link import table_path, table_token
@@ -98,7 +100,13 @@ def world(season, member, secretary, president):
         user=users.create_superuser(username="vice", email="v@example.org", password="secret-pass-1"),
     )
     Official.objects.create(season=season, player=vice, role=Official.VICE_PRESIDENT)
+    # A second factor, of an account outside the roles tried (the admin lists and removes it).
+    holder = users.create_user(username="porteur", password="secret-pass-1")
+    totp_device = TOTPDevice.objects.create(user=holder, name="app", confirmed=True)
+    static_device = StaticDevice.objects.create(user=holder, name="codes", confirmed=True)
     return SimpleNamespace(
+        totp_device=totp_device,
+        static_device=static_device,
         season=season,
         night=night,
         webhook=webhook,
@@ -175,6 +183,8 @@ BOARD_INVALID = "log 403 403 403 400 403 400 403"  # the board's form, refused w
 PLAYERS_INVALID = "log 400 400 400 400 403 403 400"  # accounts of a player (staff and root have none)
 HOLDER = "200 200 403 403 403 403 403 403"  # a link of the member's: no session, or his own
 EVERYONE_INVALID = "400 400 400 400 400 400 400 400"  # read-only in the admin: refused even to a superuser
+LOGGED_OUT = "log log log log log log log log"  # sent to the login page, whoever asks
+OFFICIALS_ACT = "log 403 403 302 302 302 302 403"  # officials, staff and superusers (the second factor)
 
 
 def model_rows(app_model, obj, **expected):
@@ -212,6 +222,8 @@ ENTERED_ON_THE_SITE = {
 }
 # The axes log: read and deleted (to lift a lockout), not added; a bare POST saves nothing to save.
 LOGIN_RECORDS = {**EDITABLE, "add": (NO_ONE, NO_ONE), "change": (SUPERUSER, SUPERUSER_ACTS)}
+# A second factor (federation.admin.ListAndRemoveOnly): read and removed, never added nor changed.
+SECOND_FACTORS = {**ENTERED_ON_THE_SITE, "delete": (SUPERUSER, SUPERUSER)}
 
 
 def history_row(app_model, obj):
@@ -501,13 +513,32 @@ TABLE = {
         )  # "this link is no longer valid"
     ],
     "compte/reinitialiser/termine/": [(lambda w: "/compte/reinitialiser/termine/", EVERYONE, NOBODY_POSTS)],
+    # Officials' second factor (federation.two_step): the code page needs a password given first.
+    "connexion/code/": [(lambda w: "/connexion/code/", LOGGED_OUT, LOGGED_OUT)],
+    "compte/seconde-verification/ajouter/": [
+        (lambda w: "/compte/seconde-verification/ajouter/", MEMBERS_POST_NOTHING, OFFICIALS_ACT)
+    ],
+    "compte/seconde-verification/": [  # no device being added: back to the account page
+        (lambda w: "/compte/seconde-verification/", OFFICIALS_ACT, OFFICIALS_ACT)
+    ],
+    "compte/seconde-verification/codes/": [  # shown once, after the confirmation
+        (
+            lambda w: "/compte/seconde-verification/codes/",
+            "log 302 302 302 302 302 302 302",
+            MEMBERS_POST_NOTHING,
+        )
+    ],
+    "compte/seconde-verification/retirer/": [  # without a code: back with a message
+        (lambda w: "/compte/seconde-verification/retirer/", MEMBERS_POST_NOTHING, OFFICIALS_ACT)
+    ],
     "i18n/setlang/": [(lambda w: "/i18n/setlang/", EVERYONE_REDIRECTED, EVERYONE_REDIRECTED)],
     # The site on a phone: its service worker and its web app manifest (federation.pwa).
     "sw.js": [(lambda w: "/sw.js", EVERYONE, NOBODY_POSTS)],
     "manifest.webmanifest": [(lambda w: "/manifest.webmanifest", EVERYONE, NOBODY_POSTS)],
     # --- the admin ---
     "admin/": [(lambda w: "/admin/", STAFF, STAFF)],
-    "admin/login/": [(lambda w: "/admin/login/", "200 200 200 200 200 302 302 200", EVERYONE)],
+    # The admin's login is the site's (password, then the second factor: federation.two_step).
+    "admin/login/": [(lambda w: "/admin/login/", LOGGED_OUT, LOGGED_OUT)],
     "admin/logout/": [(lambda w: "/admin/logout/", "302 302 302 302 302 405 405 302", EVERYONE_REDIRECTED)],
     "admin/password_change/": [(lambda w: "/admin/password_change/", STAFF, STAFF)],
     "admin/password_change/done/": [(lambda w: "/admin/password_change/done/", STAFF, STAFF_POST_NOTHING)],
@@ -525,7 +556,7 @@ TABLE = {
     "admin/r/<path:content_type_id>/<path:object_id>/": [
         (lambda w: f"/admin/r/{w.round_type.pk}/{w.draft.pk}/", STAFF_REDIRECTED, STAFF_REDIRECTED)
     ],
-    "admin/(?P<app_label>auth|axes|federation|championship|notifications|webhooks)/$": [
+    "admin/(?P<app_label>auth|axes|federation|otp_totp|otp_static|championship|notifications|webhooks)/$": [
         (lambda w: "/admin/championship/", SUPERUSER_404, SUPERUSER_404)
     ],
     "admin/(?P<url>.*)$": [(lambda w: "/admin/nulle-part/", STAFF_NOT_FOUND, STAFF_NOT_FOUND)],
@@ -534,6 +565,15 @@ TABLE = {
     ],
     **model_rows("auth/group", lambda w: w.group, **EDITABLE),
     **model_rows("auth/user", lambda w: w.member.user, **EDITABLE),
+    **model_rows("otp_totp/totpdevice", lambda w: w.totp_device, **SECOND_FACTORS),
+    **model_rows("otp_static/staticdevice", lambda w: w.static_device, **SECOND_FACTORS),
+    # Its secret and QR code are never shown in the admin (OTP_ADMIN_HIDE_SENSITIVE_DATA).
+    "admin/otp_totp/totpdevice/<int:pk>/config/": [
+        (lambda w: f"/admin/otp_totp/totpdevice/{w.totp_device.pk}/config/", NO_ONE, NO_ONE)
+    ],
+    "admin/otp_totp/totpdevice/<int:pk>/qrcode/": [
+        (lambda w: f"/admin/otp_totp/totpdevice/{w.totp_device.pk}/qrcode/", NO_ONE, NO_ONE)
+    ],
     **model_rows("axes/accessattempt", lambda w: w.attempt, **LOGIN_RECORDS),
     **model_rows("axes/accesslog", lambda w: w.access_log, **LOGIN_RECORDS),
     **model_rows("axes/accessfailurelog", lambda w: w.failure_log, **LOGIN_RECORDS),

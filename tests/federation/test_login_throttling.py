@@ -105,14 +105,20 @@ def test_a_success_forgets_the_failures(client, member):
         assert log_in(client, "faux").status_code == 200
 
 
-def test_the_admin_login_is_throttled_too(client, member):
+def test_the_admin_login_is_the_site_login_throttled_too(client, member):
+    """The admin's login sends to the site's (federation.two_step.AdminSite): a password posted to
+    it is not read, and the site's login, throttled, is the only way in."""
     member.user.is_staff = True
     member.user.save()
-    for _ in range(5):
-        client.post(reverse("admin:login"), {"username": "membre", "password": "faux"}, REMOTE_ADDR=HOME)
-    response = client.post(
+    posted = client.post(
         reverse("admin:login"), {"username": "membre", "password": "secret-pass-1"}, REMOTE_ADDR=HOME
     )
+    assert posted.status_code == 302 and posted.url.startswith(reverse("login"))
+    assert not is_logged_in(client)
+    for _ in range(5):
+        log_in(client, "faux")
+    right = {"username": "membre", "password": "secret-pass-1"}
+    response = client.post(reverse("login") + "?next=/admin/", right, REMOTE_ADDR=HOME)
     assert response.status_code == 429
 
 

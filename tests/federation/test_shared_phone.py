@@ -73,6 +73,7 @@ def test_the_service_worker_keeps_pages_apart_and_empties_them_when_someone_logs
     # the private link's page logs a member in too (federation.private_links)
     assert accounts == [
         reverse("login"),
+        reverse("login_code"),  # the second factor's code: where its login happens
         reverse("logout"),
         reverse("admin:login"),
         reverse("admin:logout"),
