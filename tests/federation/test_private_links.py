@@ -90,6 +90,15 @@ def test_a_player_without_an_account_gets_one_without_password_nor_email(karim):
     assert karim.history.first().history_change_reason == "compte créé à l'ouverture de son lien privé"
 
 
+def test_his_account_page_offers_no_password_change_he_could_not_make(karim, member):
+    """Changing a password asks for the old one: a member who never had one is not offered it."""
+    open_link(without := phone(), private_links.issue(karim))
+    open_link(with_one := phone(), private_links.issue(member))
+    change = reverse("password_change")
+    assert f'href="{change}"' not in without.get(reverse("notifications:account")).content.decode()
+    assert f'href="{change}"' in with_one.get(reverse("notifications:account")).content.decode()
+
+
 def test_a_member_with_an_account_is_logged_into_it(member):
     open_link(client := phone(IPHONE), private_links.issue(member))
     assert by_link(client) == member
