@@ -256,6 +256,21 @@ def _last(values, holds):
     return values[low - 1] if low else None
 
 
+def likely_threats(field, i: int, scale: Scale, gain: int, count: int) -> frozenset:
+    """The ``count`` others likeliest to end ranked with at least ``i``'s points when his rounds
+    bring him ``gain``: the fewest seats of the open rounds each would need, his seats worth
+    ``top`` and the seating of each night with more answers as kind to him as can be; more
+    points first among equals. A guess for the program to try first, never an answer."""
+    line, need = field.points[i] + gain, {}
+    for view in layouts(field, i, scale) or ():
+        for j, (points, short, most) in zip(view.others, view.bases, strict=True):
+            missing = line - points
+            seats = max(short, 0 if missing <= 0 else (-(-missing // view.top) if view.top > 0 else most + 1))
+            if seats <= most:
+                need[j] = min(need.get(j, seats), seats)
+    return frozenset(sorted(need, key=lambda j: (need[j], -field.points[j], j))[:count])
+
+
 def seat_range(field, i: int, scale: Scale):
     """`scoring.outlook.solver.seat_range` on the usual calendar; ``...`` when it is not."""
     views = layouts(field, i, scale)

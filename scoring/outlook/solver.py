@@ -151,16 +151,20 @@ def _minus(terms):
     return [(v, -c) for v, c in terms]
 
 
-def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None)) -> int | None:
+def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None), among=None) -> int | None:
     """The most rank points ``i``'s rounds can bring him in an outcome where he ends out of the
     places (None: no such outcome, his place is certain at the table's play); ``within`` the
-    least and the most gain to look at (None: no bound)."""
+    least and the most gain to look at (None: no bound). ``among``, when given, the only others
+    who may count as threats: the program is then a restriction of the full one (a solution of
+    it is one of the full program, its None proves nothing), far faster to solve."""
     program = _Program(field, i, NEED, scale)
     lp = program.lp
     threats = []
     top = max(points[0] for points in scale.rank_points.values())
     for j in program.others:
         threat = program.switch()
+        if among is not None and j not in among:
+            lp.upper[threat] = 0
         lp.at_least_if(
             threat, [*program.gains[j], *_minus(program.my_gain)], field.points[i] - field.points[j]
         )
