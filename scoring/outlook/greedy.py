@@ -72,13 +72,13 @@ def _fit(demands, room, count: int) -> bool:
     return True
 
 
-def _served(demands, free) -> int:
-    """The most players of ``demands`` (seats each must take in the open blocks) who can take
-    them together, ``free`` the ``(seats, nights)`` of each open block left to the others: the
-    ``k`` smallest demands, for the largest ``k`` whose ``t`` largest never exceed the seats
-    ``t`` players can take."""
-    demands = sorted(demands)
-    room = _room(tuple(free), len(demands))
+@lru_cache(maxsize=65536)
+def _served(demands: tuple, free: tuple) -> int:
+    """The most players of the sorted ``demands`` (seats each must take in the open blocks) who
+    can take them together, ``free`` the ``(seats, nights)`` of each open block left to the
+    others: the ``k`` smallest demands, for the largest ``k`` whose ``t`` largest never exceed
+    the seats ``t`` players can take."""
+    room = _room(free, len(demands))
     low, high = 0, len(demands)  # the first ``low`` fit; find the most that do
     while low < high:
         middle = (low + high + 1) // 2
@@ -87,6 +87,21 @@ def _served(demands, free) -> int:
         else:
             high = middle - 1
     return low
+
+
+@lru_cache(maxsize=65536)
+def _demands(bases: tuple, top: int, line: int) -> tuple:
+    """`Layout.demands`, sorted: ``bases`` the ``(points, seats short of ranked, most open
+    seats)`` of each other player."""
+    demands = []
+    for points, short, most in bases:
+        missing = line - points
+        seats = 0 if missing <= 0 else (-(-missing // top) if top > 0 else most + 1)
+        if short > seats:
+            seats = short
+        if seats <= most:
+            demands.append(seats if seats > 0 else 0)
+    return tuple(sorted(demands))
 
 
 class Layout:
@@ -111,14 +126,14 @@ class Layout:
         self.active_others = sum(field.active[j] for j in self.others)
         nights = sum(b.count for b in opened)
         # (points with the known seatings, seats still needed to be ranked, open seats he may take)
-        self.bases = [
+        self.bases = tuple(
             (
                 field.points[j] + self.gain[j],
                 field.minimum - field.rounds[j] - self.seats[j],
                 nights if field.active[j] else 0,
             )
             for j in self.others
-        ]
+        )
 
     def sittings(self):
         """Every ``σ``: how many nights of each open block ``i`` sits, the others filling the
@@ -143,25 +158,18 @@ class Layout:
     def threats(self, line: int, free) -> int:
         """The most others who can end ranked with at least ``line`` points, every seat of
         theirs worth ``top``; ``free`` the ``(seats, nights)`` of each open block left to them."""
-        return _served(self.demands(line), free)
+        return _served(self.demands(line), tuple(free))
 
     def reaches(self, line: int, free, count: int) -> bool:
         """Whether ``count`` others can end ranked with at least ``line`` points."""
-        demands = sorted(self.demands(line))
+        demands = self.demands(line)
         return len(demands) >= count and _fit(demands, _room(tuple(free), count), count)
 
-    def demands(self, line: int) -> list:
+    def demands(self, line: int) -> tuple:
         """The seats of the open blocks each other would need to end ranked with ``line``
-        (those who cannot are left out)."""
-        top, demands = self.top, []
-        for points, short, most in self.bases:
-            missing = line - points
-            seats = 0 if missing <= 0 else (-(-missing // top) if top > 0 else most + 1)
-            if short > seats:
-                seats = short
-            if seats <= most:
-                demands.append(seats if seats > 0 else 0)
-        return demands
+        (those who cannot are left out), sorted; the same for every view and player whose
+        others stand alike (`_demands` remembers them)."""
+        return _demands(self.bases, self.top, line)
 
 
 def layouts(field, i: int, scale: Scale) -> list | None:
