@@ -182,6 +182,11 @@ def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None)
         lp.at_most_if(_not(lp, ranked), program.my_seats, short - 1)
         lp.at_least_if(ranked, threats, field.places)
     lp.row(program.my_gain, *within)
+    if within[0] is not None and within[0] == within[1]:
+        # his gain fixed, the question is only whether a solution exists: looking for the most
+        # threats leads HiGHS to one far sooner than the constant gain does
+        found = program.solve(threats, maximize=True)
+        return None if found is None else sum(c * found[1][v] for v, c in program.my_gain)
     found = program.solve(program.my_gain, maximize=True)
     return None if found is None else found[0]
 
