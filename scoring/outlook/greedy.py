@@ -1,7 +1,8 @@
 """Exact shortcuts of the outlook for the usual calendar (docs/regles.md §6.4): rounds open to
 every active player, and rounds whose seating is known. The general program
 (`scoring.outlook.solver`) answers any calendar; these answer the usual one in a few
-milliseconds, and give it bounds when they cannot answer alone.
+milliseconds, and give it bounds when they cannot answer alone, and a guess of the others it
+should try first as threats (`likely_threats`, a guess only: it never decides an answer).
 
 Why they are exact. When the others' seats are worth the same ``top`` each (the most a first
 place gives, every table tied first), a known seating gives each of its players a known value,
@@ -72,7 +73,7 @@ def _fit(demands, room, count: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _served(demands: tuple, free: tuple) -> int:
     """The most players of the sorted ``demands`` (seats each must take in the open blocks) who
     can take them together, ``free`` the ``(seats, nights)`` of each open block left to the
@@ -89,7 +90,7 @@ def _served(demands: tuple, free: tuple) -> int:
     return low
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _demands(bases: tuple, top: int, line: int) -> tuple:
     """`Layout.demands`, sorted: ``bases`` the ``(points, seats short of ranked, most open
     seats)`` of each other player."""
