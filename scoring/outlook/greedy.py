@@ -1,7 +1,8 @@
 """Exact shortcuts of the outlook for the usual calendar (docs/regles.md §6.4): rounds open to
 every active player, and rounds whose seating is known. The general program
 (`scoring.outlook.solver`) answers any calendar; these answer the usual one in a few
-milliseconds, and give it bounds when they cannot answer alone.
+milliseconds, and give it bounds when they cannot answer alone, and a guess of the others it
+should try first as threats (`likely_threats`, a guess only: it never decides an answer).
 
 Why they are exact. When the others' seats are worth the same ``top`` each (the most a first
 place gives, every table tied first), a known seating gives each of its players a known value,
@@ -72,13 +73,13 @@ def _fit(demands, room, count: int) -> bool:
     return True
 
 
-def _served(demands, free) -> int:
-    """The most players of ``demands`` (seats each must take in the open blocks) who can take
-    them together, ``free`` the ``(seats, nights)`` of each open block left to the others: the
-    ``k`` smallest demands, for the largest ``k`` whose ``t`` largest never exceed the seats
-    ``t`` players can take."""
-    demands = sorted(demands)
-    room = _room(tuple(free), len(demands))
+@lru_cache(maxsize=8192)
+def _served(demands: tuple, free: tuple) -> int:
+    """The most players of the sorted ``demands`` (seats each must take in the open blocks) who
+    can take them together, ``free`` the ``(seats, nights)`` of each open block left to the
+    others: the ``k`` smallest demands, for the largest ``k`` whose ``t`` largest never exceed
+    the seats ``t`` players can take."""
+    room = _room(free, len(demands))
     low, high = 0, len(demands)  # the first ``low`` fit; find the most that do
     while low < high:
         middle = (low + high + 1) // 2
@@ -87,6 +88,21 @@ def _served(demands, free) -> int:
         else:
             high = middle - 1
     return low
+
+
+@lru_cache(maxsize=8192)
+def _demands(bases: tuple, top: int, line: int) -> tuple:
+    """`Layout.demands`, sorted: ``bases`` the ``(points, seats short of ranked, most open
+    seats)`` of each other player."""
+    demands = []
+    for points, short, most in bases:
+        missing = line - points
+        seats = 0 if missing <= 0 else (-(-missing // top) if top > 0 else most + 1)
+        if short > seats:
+            seats = short
+        if seats <= most:
+            demands.append(seats if seats > 0 else 0)
+    return tuple(sorted(demands))
 
 
 class Layout:
@@ -111,14 +127,14 @@ class Layout:
         self.active_others = sum(field.active[j] for j in self.others)
         nights = sum(b.count for b in opened)
         # (points with the known seatings, seats still needed to be ranked, open seats he may take)
-        self.bases = [
+        self.bases = tuple(
             (
                 field.points[j] + self.gain[j],
                 field.minimum - field.rounds[j] - self.seats[j],
                 nights if field.active[j] else 0,
             )
             for j in self.others
-        ]
+        )
 
     def sittings(self):
         """Every ``σ``: how many nights of each open block ``i`` sits, the others filling the
@@ -143,25 +159,18 @@ class Layout:
     def threats(self, line: int, free) -> int:
         """The most others who can end ranked with at least ``line`` points, every seat of
         theirs worth ``top``; ``free`` the ``(seats, nights)`` of each open block left to them."""
-        return _served(self.demands(line), free)
+        return _served(self.demands(line), tuple(free))
 
     def reaches(self, line: int, free, count: int) -> bool:
         """Whether ``count`` others can end ranked with at least ``line`` points."""
-        demands = sorted(self.demands(line))
+        demands = self.demands(line)
         return len(demands) >= count and _fit(demands, _room(tuple(free), count), count)
 
-    def demands(self, line: int) -> list:
+    def demands(self, line: int) -> tuple:
         """The seats of the open blocks each other would need to end ranked with ``line``
-        (those who cannot are left out)."""
-        top, demands = self.top, []
-        for points, short, most in self.bases:
-            missing = line - points
-            seats = 0 if missing <= 0 else (-(-missing // top) if top > 0 else most + 1)
-            if short > seats:
-                seats = short
-            if seats <= most:
-                demands.append(seats if seats > 0 else 0)
-        return demands
+        (those who cannot are left out), sorted; the same for every view and player whose
+        others stand alike (`_demands` remembers them)."""
+        return _demands(self.bases, self.top, line)
 
 
 def layouts(field, i: int, scale: Scale) -> list | None:
@@ -254,6 +263,21 @@ def _last(values, holds):
         else:
             high = middle
     return values[low - 1] if low else None
+
+
+def likely_threats(field, i: int, scale: Scale, gain: int, count: int) -> frozenset:
+    """The ``count`` others likeliest to end ranked with at least ``i``'s points when his rounds
+    bring him ``gain``: the fewest seats of the open rounds each would need, his seats worth
+    ``top`` and the seating of each night with more answers as kind to him as can be; more
+    points first among equals. A guess for the program to try first, never an answer."""
+    line, need = field.points[i] + gain, {}
+    for view in layouts(field, i, scale) or ():
+        for j, (points, short, most) in zip(view.others, view.bases, strict=True):
+            missing = line - points
+            seats = max(short, 0 if missing <= 0 else (-(-missing // view.top) if view.top > 0 else most + 1))
+            if seats <= most:
+                need[j] = min(need.get(j, seats), seats)
+    return frozenset(sorted(need, key=lambda j: (need[j], -field.points[j], j))[:count])
 
 
 def seat_range(field, i: int, scale: Scale):

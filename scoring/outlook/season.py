@@ -162,7 +162,9 @@ def _either(fast, general, field, i, scale):
 def _unsafe_gain(field: Field, i: int, scale: Scale):
     """`scoring.outlook.solver.unsafe_gain`, between the shortcut's bounds when it has them:
     each gain above the one it reaches is tried, from the most it allows down (a program
-    with the gain fixed is solved far faster than one that looks for the most)."""
+    with the gain fixed is solved far faster than one that looks for the most), first with the
+    threats among the others the shortcut finds likeliest (`greedy.likely_threats`: a solution
+    found so is a real outcome), then, when that finds none, with every other."""
     bounds = greedy.unsafe_gain_bounds(field, i, scale)
     if bounds is ...:
         return solver.unsafe_gain(field, i, scale)
@@ -170,6 +172,9 @@ def _unsafe_gain(field: Field, i: int, scale: Scale):
     if high is None:
         return None
     for gain in range(high, (low if low is not None else -1), -1):
+        likely = greedy.likely_threats(field, i, scale, gain, field.places + 1)
+        if likely and solver.unsafe_gain(field, i, scale, (gain, gain), likely) is not None:
+            return gain
         if solver.unsafe_gain(field, i, scale, (gain, gain)) is not None:
             return gain
     return low

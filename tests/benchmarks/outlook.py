@@ -11,7 +11,7 @@ already played, each player coming more or less often, the places drawn by skill
 the remaining rounds: open to every active player; then the same with one round entered with its
 seats and one night confirmed with 7 answers for 5 seats. One computation answers every player (`prospects`):
 its CPU time (`time.process_time`, steadier than the wall clock on a machine shared with other
-work) and its wall clock, the best of ``--runs``; how many integer programs HiGHS solved, and the
+work) and its wall clock, the median of ``--runs``; how many integer programs HiGHS solved, and the
 longest. The load average of the machine is printed before and after.
 
 The exhaustive search: the outcomes of one round are its seatings times the rankings of its
@@ -27,6 +27,7 @@ import argparse
 import math
 import os
 import random
+import statistics
 import time
 
 from scoring.outlook import linear
@@ -70,8 +71,9 @@ def load() -> str:
 
 
 def timed(season, coming, rules, runs: int):
-    """``(cpu, wall, programs, longest)`` of the best of ``runs`` computations."""
-    best = None
+    """``(cpu, wall, programs, longest)`` of ``runs`` computations: the median CPU time and
+    wall clock, the programs of the last one and the longest of them."""
+    cpus, walls = [], []
     for _run in range(runs):
         solved = []
         original = linear.Linear.solve
@@ -86,12 +88,11 @@ def timed(season, coming, rules, runs: int):
         try:
             cpu, wall = time.process_time(), time.perf_counter()
             prospects(season, coming, rules)
-            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            cpus.append(time.process_time() - cpu)
+            walls.append(time.perf_counter() - wall)
         finally:
             linear.Linear.solve = original
-        found = (cpu, wall, len(solved), max(solved, default=0.0))
-        best = found if best is None or found[0] < best[0] else best
-    return best
+    return statistics.median(cpus), statistics.median(walls), len(solved), max(solved, default=0.0)
 
 
 def exhaustive(players: int, remaining: int) -> float:
@@ -127,7 +128,7 @@ def brute_rate():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     rules = Rules.of(load_default_rulebook())
     warm = linear.Linear()

@@ -246,3 +246,16 @@ class Brute:
         if not need:
             return best, worst
         return best, worst, needed, int(gain.min()), int(gain.max())
+
+
+def unsafe_gains(brute: Brute, i: int, rows: np.ndarray) -> tuple[set, set]:
+    """Every gain of ``i``'s rounds (rank points only) in an outcome where he ends out of the
+    places (unranked, or ``places`` others ranked with at least his points), and every gain
+    they can bring him at all; ``rows`` every outcome (``brute.outcomes(None)``)."""
+    case, count = brute.case, brute.count
+    final = rows[:, :count] + np.array(case.points)
+    ranked = rows[:, count:] >= np.array(case.minimum) - np.array(case.rounds)
+    others = np.array([j != i for j in range(count)])
+    reach = ((final >= final[:, [i]]) & ranked & others).sum(axis=1)
+    unsafe = ~ranked[:, i] | (reach >= case.places)
+    return {int(g) for g in rows[unsafe, i]}, {int(g) for g in rows[:, i]}

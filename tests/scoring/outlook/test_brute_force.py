@@ -6,8 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.outlook.season import ComingRound, Contender, Rules, prospects
-from tests.scoring.outlook.brute import Brute, Case, Side
+from scoring.outlook import greedy, solver
+from scoring.outlook.season import ComingRound, Contender, Rules, prospects, scales
+from scoring.outlook.season import _field as field_of
+from tests.scoring.outlook.brute import Brute, Case, Side, unsafe_gains
 
 RANK = {5: (10, 7, 5, 3, 1), 4: (10, 6, 3, 1)}
 OPEN4, OPEN5 = (4, None, 0), (5, None, 0)
@@ -35,6 +37,11 @@ def case(points, rounds, nights, *, places=2, minimum=2, active=None, late=None,
 def module(season: Case, bonus=None):
     """The module's answers for ``season``, its rules given as the brute force reads them (the
     bonus range ``bonus`` when given)."""
+    return prospects(*inputs(season, bonus))
+
+
+def inputs(season: Case, bonus=None):
+    """``(players, coming rounds, rules)`` of ``season`` for the module."""
     players = [
         Contender(name, points, rounds, active, late)
         for name, points, rounds, active, late in zip(
@@ -49,7 +56,7 @@ def module(season: Case, bonus=None):
     rules = Rules(
         season.rank_points, season.floor, season.cap, season.places, season.minimum, bonus or season.bonus
     )
-    return prospects(players, coming, rules)
+    return players, coming, rules
 
 
 def check(season: Case, *, certain: bool = True, bonus=None):
@@ -193,3 +200,27 @@ def seasons(draw):
 @given(seasons())
 def test_random_small_seasons(season):
     check(season, certain=False)
+
+
+def check_restricted(season: Case):
+    """The program for what a player needs, its threats restricted to a few others (as the
+    module first tries it, `scoring.outlook.season._unsafe_gain`): each gain it finds is one
+    the brute force reaches in an outcome that leaves him out of the places, whichever others
+    it is given (the likeliest by the shortcut, every other but one)."""
+    field = field_of(*inputs(season))
+    _certain, table = scales(inputs(season)[2])
+    brute = Brute(season, with_bonus=False, with_late=False, large=10**9)
+    rows = brute.outcomes(None)
+    for i in range(len(season.names)):
+        reached, every = unsafe_gains(brute, i, rows)
+        others = [j for j in range(len(season.names)) if j != i]
+        for gain in sorted(every):
+            likely = greedy.likely_threats(field, i, table, gain, field.places + 1)
+            for among in (likely, frozenset(others[1:]), frozenset(others[:-1])):
+                found = solver.unsafe_gain(field, i, table, (gain, gain), among)
+                assert found is None or found in reached, (season.names[i], gain, sorted(among))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_restricted_program_finds_only_real_outcomes(name):
+    check_restricted(CASES[name])
