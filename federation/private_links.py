@@ -24,6 +24,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -87,18 +88,22 @@ def _session_store():
     return import_module(settings.SESSION_ENGINE).SessionStore
 
 
-def is_open(phone, store=None):
-    """Whether `phone`'s session still exists and has not expired."""
-    store = store or _session_store()
-    return store().exists(phone.session_key) and store(session_key=phone.session_key).get_expiry_age() > 0
+def _open(phones):
+    """The session keys among `phones`' whose session still exists and has not expired, in one
+    query (sessions live in the database, Django's default engine, as federation.second_factor
+    also reads them)."""
+    keys = [phone.session_key for phone in phones]
+    alive = Session.objects.filter(session_key__in=keys, expire_date__gt=timezone.now())
+    return set(alive.values_list("session_key", flat=True))
 
 
 def live_phones_of(players):
     """{player pk: his phone sessions still open}, for `players` (the ended ones left out)."""
-    store = _session_store()
+    phones = list(PhoneSession.objects.filter(player__in=players))
+    alive = _open(phones)
     found = {}
-    for phone in PhoneSession.objects.filter(player__in=players):
-        if is_open(phone, store):
+    for phone in phones:
+        if phone.session_key in alive:
             found.setdefault(phone.player_id, []).append(phone)
     return found
 
@@ -106,10 +111,11 @@ def live_phones_of(players):
 def forget_ended_phones(player):
     """Drop the rows of `player`'s phone sessions that ended otherwise (expired, replaced by a
     password login or another link login on the same phone)."""
-    store = _session_store()
-    for phone in PhoneSession.objects.filter(player=player):
-        if not is_open(phone, store):
-            phone.delete()
+    phones = list(PhoneSession.objects.filter(player=player))
+    alive = _open(phones)
+    PhoneSession.objects.filter(
+        pk__in=[phone.pk for phone in phones if phone.session_key not in alive]
+    ).delete()
 
 
 # --- opening -----------------------------------------------------------------------------------------
