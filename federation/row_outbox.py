@@ -13,7 +13,8 @@ of one such model through one `send(row)` function:
 - `send` answers a `Result`: done, or a problem and whether it is worth another attempt; a
   problem worth it puts the row back to pending, its next attempt later and later (`backoff`,
   or later still when the far end said when), up to `most_attempts`; a result that comes back
-  to a row claimed again meanwhile (its process was thought dead) is dropped;
+  to a row claimed again meanwhile (its process was thought dead) is dropped; a far end gone
+  for good (`Result.forgotten`) took the row with it;
 - a row still being sent `stuck_after()` its claim (its process died while sending) is claimed
   again.
 
@@ -33,6 +34,7 @@ FIRST_DELAY = datetime.timedelta(minutes=1)
 LONGEST_DELAY = datetime.timedelta(hours=6)
 STUCK_MARGIN = datetime.timedelta(minutes=2)  # beyond the send's deadline, to write its result
 ERROR = "error"  # `deliver_all`'s word for a row whose sending raised
+FORGOTTEN = "forgotten"  # the row is gone with what it was sent to (`Result.forgotten`)
 
 
 class OutboxRow(models.Model):
@@ -61,6 +63,7 @@ class Result:
     problem: str = ""  # "" once sent
     retry: bool = True  # a problem worth another attempt
     later: datetime.timedelta | None = None  # the far end's own word on when to try again
+    forgotten: bool = False  # the far end is gone for good: `send` deleted the row with it
 
     @property
     def done(self):
@@ -114,6 +117,9 @@ class RowOutbox:
             return None
         row = self.model.objects.get(pk=pk)
         result = self.attempt(row)
+        if result.forgotten:
+            self.logger.info("%s %s : %s ; sa destination est oubliée", self.name, row.pk, result.problem)
+            return FORGOTTEN
         mine = self.model.objects.filter(pk=pk, status=OutboxRow.SENDING, claimed_at=stamp)
         if result.done:
             if not mine.update(status=OutboxRow.DELIVERED, sent_at=timezone.now(), last_error=""):
@@ -153,4 +159,6 @@ class RowOutbox:
         """The pks of the rows due (among `rows`, a queryset, if given), oldest first."""
         now = now or timezone.now()
         rows = self.model.objects.all() if rows is None else rows
-        return list(rows.filter(self.claimable(now)).order_by("next_attempt_at", "pk").values_list("pk", flat=True))
+        return list(
+            rows.filter(self.claimable(now)).order_by("next_attempt_at", "pk").values_list("pk", flat=True)
+        )

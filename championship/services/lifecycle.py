@@ -47,7 +47,9 @@ def submit_round(round_, user=None, *, version=None, reason="soumise pour homolo
     with audited(user, reason) as audit:
         round_.status = Round.SUBMITTED
         audit.save(round_)
-        return store_scores(round_)
+        scored = store_scores(round_)
+    signals.round_submitted.send(sender=Round, round=round_)
+    return scored
 
 
 @transaction.atomic
