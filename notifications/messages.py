@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from championship.labels import colon, english_ordinal, french_active, written_date
 from championship.models import Round
@@ -80,11 +80,12 @@ def night_news(row, night):
 
 
 def ranking_move(round_, player_pk):
-    """« 4e du classement (+2) » as the ranking stands now; "" if he is not ranked."""
+    """« Classement : 4e (▲2). » as the ranking stands now (the move when this round is the
+    latest counted); « Pas encore classé. » below the minimum of rounds."""
     standings = season_standings(round_.season)
     row = next((row for row in standings.ranked if row.player.pk == player_pk), None)
     if row is None:
-        return ""
+        return gettext("Pas encore classé.")
     move = ""
     if standings.latest_round is not None and standings.latest_round.pk == round_.pk and row.trend:
         if row.trend.code == "up":
@@ -121,7 +122,9 @@ def result_text(row, round_, name):
     values["total"] = french.signed(facts.get("total") or 0)
     text = gettext("%(round)s%(colon)s%(place)s de la table (%(total)s).") % values
     if facts.get("points") is not None:
-        text += " " + gettext("%(points)s points de championnat.") % {"points": french.num(facts["points"])}
+        points = facts["points"]
+        words = ngettext("%(points)s point de championnat.", "%(points)s points de championnat.", abs(points))
+        text += " " + words % {"points": french.num(points)}
     move = ranking_move(round_, row.recipient_id)
     return f"{text} {move}".strip()
 

@@ -10,9 +10,9 @@ from django.utils.translation import gettext
 
 from federation.history import audited
 from notifications import links
-from notifications.models import KINDS, EmailChange, ReminderPreference
+from notifications.models import KINDS, EmailChange, PushSubscription, ReminderPreference, choice_fields
 
-FIELDS = (*dict(KINDS), "language")
+FIELDS = tuple(dict.fromkeys((*dict(KINDS), *dict(choice_fields()), "language")))
 
 
 @transaction.atomic

@@ -1,0 +1,240 @@
+"""The members' news on their phones (notifications.news, notifications.push), without the
+internet: the payload's encryption checked by decrypting it as a phone would, then pushes to the
+tests' own push service on 127.0.0.1 (tests/notifications/push_service.py), which checks each
+VAPID token, decrypts each payload and answers 201, 404, 410 or 429 as asked."""
+
+import datetime
+import json
+
+import http_ece
+import pytest
+from django.db import transaction
+
+from championship.models import Round
+from championship.services import homologate_round
+from championship.standings.season import season_standings
+from federation.row_outbox import FORGOTTEN, OutboxRow
+from gamenights import services as nights
+from gamenights.models import Rsvp
+from notifications import messages, news, push, services
+from notifications.models import EMAIL, PUSH, RESULT, News, PushSubscription
+from scoring import french
+from tests.factories import make_round
+from tests.notifications.push_service import Phone, b64url
+from webhooks.addresses import Refused
+
+from .conftest import ROUND_DATE
+
+pytestmark = pytest.mark.django_db
+
+
+def come(night, player):
+    """« Je viens », given by the board (the example night is in 2010: its answers are closed)."""
+    return nights.answer(night, player, Rsvp.YES, on_behalf=True)
+
+
+def phone_only(player):
+    """A cancelled night is e-mailed too by default: these tests look at the phone alone."""
+    services.set_preferences(player, email_night_changed=False)
+
+
+def deliver():
+    """What the `deliver_news` run does with the rows due (here, on the test's connection)."""
+    return news.outbox.deliver_all(news.outbox.due())
+
+
+def test_the_payload_is_encrypted_for_the_phone_alone(push_settings, members):
+    phone = Phone()
+    subscription = phone.subscribe(members["Alice"].user, "https://fcm.googleapis.com/fcm/send/abc")
+    message = {"title": "Table confirmée", "text": "Soirée du mardi…", "url": "/soirees/1/", "extra": "x"}
+    body = push.encrypt(subscription, push.payload(message))
+    assert b"Table" not in body
+    clear = http_ece.decrypt(body, private_key=phone.key, auth_secret=phone.auth, version="aes128gcm")
+    assert json.loads(clear) == {"title": "Table confirmée", "text": "Soirée du mardi…", "url": "/soirees/1/"}
+    with pytest.raises(http_ece.ECEException):  # another phone's keys read nothing
+        other = Phone()
+        http_ece.decrypt(body, private_key=other.key, auth_secret=other.auth, version="aes128gcm")
+
+
+@pytest.fixture
+def round_to_homologate(season, members):
+    return make_round(season, status="submitted", date=ROUND_DATE)
+
+
+def test_a_homologation_pushes_each_seated_players_phones_once(
+    push_service, members, round_to_homologate, president, django_capture_on_commit_callbacks
+):
+    alice, bruno = members["Alice"], members["Bruno"]
+    push_service.subscribe(alice.user, "alice-1")
+    push_service.subscribe(alice.user, "alice-2")
+    push_service.subscribe(bruno.user, "bruno")
+    with django_capture_on_commit_callbacks():  # the background threads left out: the run sends
+        homologate_round(round_to_homologate, president.user)
+    assert sorted(deliver()) == [OutboxRow.DELIVERED] * 3
+    assert deliver() == []  # nothing twice
+    assert push_service.refused == []
+    payload = push_service.payloads("alice-1")[0]
+    assert set(payload) == {"title", "text", "url"}
+    assert payload["title"] == "Manche homologuée"
+    assert payload["url"] == round_to_homologate.get_absolute_url()
+    seat = round_to_homologate.seats.get(player=alice)
+    assert f"{'1er' if seat.rank == 1 else f'{seat.rank}e'} de la table" in payload["text"]
+    assert "Pas encore classé." in payload["text"]  # one round of the three that rank
+    assert len(push_service.payloads("alice-2")) == 1 and len(push_service.payloads("bruno")) == 1
+
+
+def test_the_message_is_in_the_members_language(push_service, members, round_to_homologate, president):
+    services.set_preferences(members["Alice"], language="en")
+    push_service.subscribe(members["Alice"].user, "alice")
+    homologate_round(round_to_homologate, president.user)
+    deliver()
+    assert push_service.payloads("alice")[0]["title"] == "Round homologated"
+
+
+def test_an_act_rolled_back_sends_nothing(push_service, members, night, django_capture_on_commit_callbacks):
+    phone_only(members["Alice"])
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(RuntimeError), transaction.atomic():
+        nights.cancel_night(night, reason="salle prise")
+        assert News.objects.filter(event="night_changed").count() == 1  # written in the act
+        raise RuntimeError("l'acte échoue après coup")
+    assert callbacks == [] and not News.objects.exists()
+    assert deliver() == [] and push_service.received == []
+
+
+def test_a_phone_the_push_service_forgot_is_removed(push_service, members, night):
+    phone_only(members["Alice"])
+    alice = members["Alice"]
+    push_service.subscribe(alice.user, "gone")
+    push_service.subscribe(alice.user, "kept")
+    come(night, alice)
+    push_service.answers = [410]  # the first push: its phone unsubscribed
+    with transaction.atomic():
+        nights.cancel_night(night, reason="salle prise")
+    results = deliver()
+    assert sorted(results, key=str) == sorted([FORGOTTEN, OutboxRow.DELIVERED], key=str)
+    assert PushSubscription.objects.filter(user=alice.user).count() == 1
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_404_and_410_remove_the_subscription(push_service, members, night, status):
+    phone_only(members["Alice"])
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    push_service.answers = [status]
+    nights.cancel_night(night, reason="salle prise")
+    assert deliver() == [FORGOTTEN]
+    assert not PushSubscription.objects.exists() and not News.objects.exists()
+
+
+def test_429_is_retried_later_then_sent(push_service, members, night):
+    phone_only(members["Alice"])
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    push_service.answers = [429]
+    push_service.retry_after = 600
+    nights.cancel_night(night, reason="salle prise")
+    assert deliver() == [OutboxRow.PENDING]
+    row = News.objects.get()
+    assert row.last_error == "HTTP 429" and row.attempts == 1
+    assert row.next_attempt_at > row.created_at + datetime.timedelta(seconds=590)  # its Retry-After
+    assert deliver() == []  # not due yet
+    later = row.next_attempt_at + datetime.timedelta(seconds=1)
+    assert news.outbox.deliver_all(news.outbox.due(later), later) == [OutboxRow.DELIVERED]
+    assert [p["title"] for p in push_service.payloads("alice")] == ["Soirée annulée"]
+
+
+def test_a_server_error_is_retried_and_the_message_kept(push_service, members, night):
+    phone_only(members["Alice"])
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    push_service.answers = [503]
+    nights.cancel_night(night, reason="salle prise")
+    assert deliver() == [OutboxRow.PENDING]
+    kept = News.objects.get().message
+    later = News.objects.get().next_attempt_at
+    assert news.outbox.deliver_all(news.outbox.due(later), later) == [OutboxRow.DELIVERED]
+    assert push_service.payloads("alice") == [kept]
+
+
+def test_a_push_with_a_wrong_vapid_key_is_refused_and_given_up(push_service, members, night, settings):
+    phone_only(members["Alice"])
+    from notifications.management.commands.vapid_keys import new_pair  # noqa: PLC0415
+
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    nights.cancel_night(night, reason="salle prise")
+    settings.VAPID_PRIVATE_KEY = new_pair()[0]  # not the key the phone subscribed with
+    assert deliver() == [OutboxRow.FAILED]
+    assert push_service.refused == [("/push/alice", "clé publique inconnue")]
+
+
+def test_each_event_and_channel_follows_the_members_choice(push_service, members, night, mailoutbox):
+    alice, bruno = members["Alice"], members["Bruno"]
+    push_service.subscribe(alice.user, "alice")
+    push_service.subscribe(bruno.user, "bruno")
+    services.set_preferences(bruno, push_night_changed=False, email_night_changed=False)
+    for player in (alice, bruno):
+        come(night, player)
+    nights.cancel_night(night, reason="salle prise")
+    channels = sorted(News.objects.values_list("recipient__name", "channel"))
+    assert channels == [("Alice", EMAIL), ("Alice", PUSH)]  # a cancelled night: by e-mail too by default
+    deliver()
+    assert push_service.payloads("bruno") == []
+    assert [mail.to for mail in mailoutbox] == [[alice.user.email]]
+    assert "Soirée annulée" in mailoutbox[0].subject and night.get_absolute_url() in mailoutbox[0].body
+
+
+def test_no_push_without_vapid_keys(push_service, members, night, settings):
+    settings.VAPID_PRIVATE_KEY = ""
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    nights.cancel_night(night, reason="salle prise")
+    assert not News.objects.filter(channel=PUSH).exists()
+
+
+def test_a_push_address_must_be_a_push_service_in_production(settings):
+    from federation import settings as production  # noqa: PLC0415
+
+    settings.PUSH_ALLOW_LOOPBACK = production.PUSH_ALLOW_LOOPBACK
+    settings.PUSH_ALLOWED_HOSTS = production.PUSH_ALLOWED_HOSTS
+    push.check("https://fcm.googleapis.com/fcm/send/abc")
+    push.check("https://web.push.apple.com/QGx")
+    for refused in (
+        "http://127.0.0.1:8000/push/x",
+        "https://169.254.169.254/latest/",
+        "https://intranet.example.org/push",
+        "http://fcm.googleapis.com/fcm/send/abc",
+        "https://fcm.googleapis.com:8443/fcm/send/abc",
+    ):
+        with pytest.raises(Refused):
+            push.check(refused)
+
+
+def test_the_round_result_says_place_points_and_rank_with_its_move(season, members, president):
+    for day in (5, 12):
+        make_round(season, status=Round.HOMOLOGATED, date=datetime.date(2010, 11, day))
+    third = make_round(season, status=Round.SUBMITTED, date=ROUND_DATE)
+    homologate_round(third, president.user)
+    standings = season_standings(season)
+    for seat in third.seats.select_related("player"):
+        row = News(
+            recipient=seat.player,
+            event=RESULT,
+            subject_id=third.pk,
+            facts={"place": seat.rank, "total": seat.total, "points": seat.championship_points},
+        )
+        text = messages.compose(row)["text"]
+        ranked = standings.row_of(seat.player)
+        assert text.startswith(f"2010-2011 — Manche 3\u00a0: {french.ordinal(seat.rank)} de la table (")
+        assert f" {seat.championship_points} point" in text
+        assert f"Classement\u00a0: {french.ordinal(ranked.rank)}" in text
+        if ranked.trend.code in ("up", "down"):
+            assert ranked.trend.label in text
+
+
+def test_the_subscription_keys_are_stored_as_given(members):
+    phone = Phone()
+    row = phone.subscribe(members["Alice"].user, "https://fcm.googleapis.com/fcm/send/abc")
+    assert row.auth == b64url(phone.auth) and row.host == "fcm.googleapis.com"
