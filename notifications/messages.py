@@ -137,7 +137,7 @@ def playoff_news(row, season):
     url = reverse("championship:cup_status", args=[season.name])
     if row.facts.get("code") == QUALIFIED:
         text = gettext("Saison %(season)s : vous êtes qualifié pour les play-offs.") % {"season": season.name}
-        return gettext("Qualifié !"), text, url
+        return gettext("Qualifié !"), text, url
     text = gettext("Saison %(season)s : vous ne pouvez plus vous qualifier pour les play-offs.") % {
         "season": season.name
     }

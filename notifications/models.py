@@ -42,7 +42,7 @@ TABLE, SEAT, NIGHT_CHANGED, TO_SIGN, RESULT, PLAYOFF, SOON = (
     "night_soon",
 )
 EVENTS = [
-    (TABLE, _("table confirmée"), _("Le quatrième « je viens » d'une soirée où vous venez."), True, False),
+    (TABLE, _("table confirmée"), _("Le quatrième « je viens » d'une soirée où vous venez."), True, False),
     (
         SEAT,
         _("votre place"),

@@ -136,7 +136,7 @@ def parse(url, rules=None):
     if not host_allowed(host, rules.hosts):
         if rules.setting != "WEBHOOK_ALLOWED_HOSTS":
             raise Refused(
-                _("l'hôte « %(host)s » n'est pas un service de notifications permis (réglage %(setting)s)")
+                _("l'hôte « %(host)s » n'est pas un service de notifications permis (réglage %(setting)s)")
                 % {"host": host, "setting": rules.setting}
             )
         raise Refused(
