@@ -113,7 +113,7 @@ def keep_subscription(user, endpoint, p256dh, auth, *, label=""):
     `Refused`), its keys a P-256 point (65 bytes) and a 16-byte secret (`ValueError`). The same
     address again is the same phone: it follows the account that subscribed it last."""
     endpoint = str(endpoint).strip()
-    if len(endpoint) > 1000:
+    if len(endpoint) > 1000 or not endpoint.isascii():  # a browser serializes it in ASCII
         raise ValueError("endpoint")
     push.check(endpoint)
     p256dh = decoded(p256dh, 65, "p256dh")
