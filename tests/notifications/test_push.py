@@ -8,7 +8,8 @@ import json
 
 import http_ece
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from championship.models import Round
 from championship.services import homologate_round
@@ -238,3 +239,26 @@ def test_the_subscription_keys_are_stored_as_given(members):
     phone = Phone()
     row = phone.subscribe(members["Alice"].user, "https://fcm.googleapis.com/fcm/send/abc")
     assert row.auth == b64url(phone.auth) and row.host == "fcm.googleapis.com"
+
+
+def homologation_queries(season, president, phones_each, members, push_service):
+    """The queries of one homologation (the official's request's act) with `phones_each` phones
+    per seated player."""
+    for player in members.values():
+        for index in range(phones_each):
+            push_service.subscribe(player.user, f"{player.pk}-{phones_each}-{index}")
+    round_ = make_round(season, status=Round.SUBMITTED, date=ROUND_DATE)
+    with CaptureQueriesContext(connection) as queries:
+        homologate_round(round_, president.user)
+    return len(queries), News.objects.filter(subject_id=round_.pk, event=RESULT).count()
+
+
+def test_what_a_homologation_costs_does_not_grow_with_the_phones(season, members, president, push_service):
+    """Ten phones for each of the five seated players (50) cost the official's act the same
+    queries as one each: their rows are written in one statement, pushed off the request."""
+    few = homologation_queries(season, president, 1, members, push_service)
+    PushSubscription.objects.all().delete()
+    many = homologation_queries(season, president, 10, members, push_service)
+    assert few[1] == 5 and many[1] == 50
+    assert many[0] == few[0]
+    assert push_service.received == []  # nothing pushed in the act
