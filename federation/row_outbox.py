@@ -18,7 +18,8 @@ of one such model through one `send(row)` function:
 - a row still being sent `stuck_after()` its claim (its process died while sending) is claimed
   again.
 
-The news of the members (`notifications.news`) go through it.
+The group chat's announcements (`webhooks.delivery`) and the members' news
+(`notifications.news`) go through it, each with its own table, sender and threads.
 """
 
 import datetime
@@ -77,13 +78,57 @@ def backoff(attempts, later=None):
     return min(max(wait, later), LONGEST_DELAY) if later else wait
 
 
+class Words:
+    """What an outbox logs of its rows (a subclass words it otherwise: the webhooks name their
+    row's event and host)."""
+
+    def __init__(self, logger, name):
+        self.logger, self.name = logger, name
+
+    def sent(self, row):
+        self.logger.info("%s %s envoyée", self.name, row.pk)
+
+    def failed(self, row, result, given_up):
+        self.logger.warning(
+            "%s %s non envoyée (essai %d) : %s%s",
+            self.name,
+            row.pk,
+            row.attempts,
+            result.problem,
+            " ; abandonnée" if given_up else "",
+        )
+
+    def forgotten(self, row, result):
+        self.logger.info("%s %s : %s ; sa destination est oubliée", self.name, row.pk, result.problem)
+
+    def lost(self, row):
+        self.logger.warning("%s %s : reprise par un autre envoi pendant celui-ci", self.name, row.pk)
+
+    def error(self, pk):
+        self.logger.exception("%s %s : erreur, laissée au prochain passage", self.name, pk)
+
+
 class RowOutbox:
-    def __init__(self, model, send, *, deadline, most_attempts=8, logger=None, name="nouvelle"):
-        """`send(row)` → `Result`; `deadline()`: the seconds one send may take in all."""
+    def __init__(
+        self, model, send, *, deadline, most_attempts=8, logger=None, name="nouvelle", words=None, related=()
+    ):
+        """`send(row)` → `Result`; `deadline()`: the seconds one send may take in all; `related`:
+        what to read with a row (`select_related`)."""
         self.model, self.send, self.deadline = model, send, deadline
         self.most_attempts = most_attempts
         self.logger = logger or logging.getLogger(__name__)
         self.name = name
+        self.words = words or Words(self.logger, name)
+        self.related = related
+
+    def is_stuck(self, row, now=None):
+        """A row still « en cours d'envoi » `stuck_after()` its claim: its process is gone."""
+        now = now or timezone.now()
+        return (
+            row.status == OutboxRow.SENDING
+            and row.claimed_at is not None
+            and row.claimed_at < now - self.stuck_after()
+        )
 
     def stuck_after(self):
         return datetime.timedelta(seconds=self.deadline()) + STUCK_MARGIN
@@ -115,33 +160,27 @@ class RowOutbox:
         stamp = self.claim(pk, now)
         if stamp is None:
             return None
-        row = self.model.objects.get(pk=pk)
+        row = self.model.objects.select_related(*self.related).get(pk=pk)
         result = self.attempt(row)
         if result.forgotten:
-            self.logger.info("%s %s : %s ; sa destination est oubliée", self.name, row.pk, result.problem)
+            self.words.forgotten(row, result)
             return FORGOTTEN
         mine = self.model.objects.filter(pk=pk, status=OutboxRow.SENDING, claimed_at=stamp)
         if result.done:
             if not mine.update(status=OutboxRow.DELIVERED, sent_at=timezone.now(), last_error=""):
                 return self.lost(row)
+            self.words.sent(row)
             return OutboxRow.DELIVERED
         given_up = not result.retry or row.attempts >= self.most_attempts
         status = OutboxRow.FAILED if given_up else OutboxRow.PENDING
         later = timezone.now() + backoff(row.attempts, result.later)
         if not mine.update(status=status, last_error=result.problem[:200], next_attempt_at=later):
             return self.lost(row)
-        self.logger.warning(
-            "%s %s non envoyée (essai %d) : %s%s",
-            self.name,
-            row.pk,
-            row.attempts,
-            result.problem,
-            " ; abandonnée" if given_up else "",
-        )
+        self.words.failed(row, result, given_up)
         return status
 
     def lost(self, row):
-        self.logger.warning("%s %s : reprise par un autre envoi pendant celui-ci", self.name, row.pk)
+        self.words.lost(row)
         return None
 
     def deliver_all(self, pks, now=None):
@@ -151,7 +190,7 @@ class RowOutbox:
             try:
                 results.append(self.deliver(pk, now))
             except Exception:
-                self.logger.exception("%s %s : erreur, laissée au prochain passage", self.name, pk)
+                self.words.error(pk)
                 results.append(ERROR)
         return results
 
