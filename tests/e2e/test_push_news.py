@@ -164,3 +164,34 @@ def test_an_iphone_in_safari_is_told_to_add_the_app_to_the_home_screen(browser, 
     phone.look("iphone", box)
     assert phone.problems == []
     phone.close()
+
+
+def test_the_account_page_lists_the_phones_and_the_choices(browser, live_server, alice):
+    from notifications.models import PushSubscription  # noqa: PLC0415
+
+    PushSubscription.objects.create(
+        user=alice.user,
+        endpoint="https://fcm.googleapis.com/fcm/send/secret-part-123",
+        p256dh="x",
+        auth="y",
+        label="Android · Chrome",
+    )
+    phone = night.Phone(browser, live_server.url, "compte-nouvelles")
+    night.log_in(phone.page, "alice")
+    phone.page.goto("/compte/")
+    section = phone.page.locator("#rappels")
+    expect(section.get_by_text("Android · Chrome")).to_be_visible()
+    expect(section).not_to_contain_text("secret-part-123")
+    table = section.locator("table.news-choices")
+    expect(table.get_by_role("checkbox", name="Table confirmée (téléphone)")).to_be_checked()
+    expect(table.get_by_role("checkbox", name="Table confirmée (courriel)")).not_to_be_checked()
+    phone.look("compte", table)
+    table.get_by_role("checkbox", name="Table confirmée (téléphone)").uncheck()
+    section.get_by_role("button", name="Enregistrer mes choix").click()
+    expect(phone.page.get_by_text("Vos choix sont enregistrés", exact=False)).to_be_visible()
+    section.get_by_role("button", name="retirer").click()
+    expect(phone.page.get_by_text("Ce téléphone ne recevra plus vos nouvelles.")).to_be_visible()
+    assert not PushSubscription.objects.exists()
+    assert alice.reminder_preference.push_table_confirmed is False
+    assert phone.problems == []
+    phone.close()
