@@ -4,9 +4,9 @@ phones that subscribe to it.
 `Phone`: a P-256 key pair and an auth secret made here, as a browser makes them; `subscribe`
 gives the row the site keeps. `PushService`: a local HTTP server in a thread that, for each push,
 checks the VAPID token (RFC 8292: its signature, its audience, the site's public key), decrypts
-the payload with the phone's private key (http_ece, ``aes128gcm``) and answers the status the test
-asks for (201 by default; `answers`, a list, is used up first). What it received is in
-`received` (endpoint path, payload), what it refused in `refused`."""
+the payload with the phone's private key (http_ece, ``aes128gcm``) and answers the status the
+test asks for (201 by default; `answers`, a list, is used up first; "hang": nothing for 3 s).
+What it received is in `received` (endpoint path, payload), what it refused in `refused`."""
 
 import base64
 import json
@@ -118,6 +118,9 @@ class PushHandler(BaseHTTPRequestHandler):
             server.refused.append((self.path, problem))
             return self.answer(403 if "VAPID" in problem or "clé" in problem else 400)
         status = server.next_status()
+        if status == "hang":  # a push service that never answers
+            time.sleep(3)
+            return self.answer(201)
         if status == 201:
             server.received.append((self.path, json.loads(phone.decrypt(body))))
         self.answer(status)

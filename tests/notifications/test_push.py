@@ -159,6 +159,19 @@ def test_a_server_error_is_retried_and_the_message_kept(push_service, members, n
     assert push_service.payloads("alice") == [kept]
 
 
+def test_a_push_service_that_does_not_answer_is_cut_at_the_deadline_and_retried(
+    push_service, members, night, settings
+):
+    settings.PUSH_TIMEOUT = 1
+    phone_only(members["Alice"])
+    push_service.subscribe(members["Alice"].user, "alice")
+    come(night, members["Alice"])
+    push_service.answers = ["hang"]
+    nights.cancel_night(night, reason="salle prise")
+    assert deliver() == [OutboxRow.PENDING]
+    assert News.objects.get().last_error == "délai dépassé"
+
+
 def test_a_push_with_a_wrong_vapid_key_is_refused_and_given_up(push_service, members, night, settings):
     phone_only(members["Alice"])
     from notifications.management.commands.vapid_keys import new_pair  # noqa: PLC0415
