@@ -4,22 +4,28 @@ tests' own push service on 127.0.0.1 (tests/notifications/push_service.py), whic
 VAPID token, decrypts each payload and answers 201, 404, 410 or 429 as asked."""
 
 import datetime
+import io
 import json
 
 import http_ece
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from championship.cup.outlook import season_statuses
 from championship.models import Round
 from championship.services import homologate_round
 from championship.standings.season import season_standings
+from federation.models import Season
 from federation.row_outbox import FORGOTTEN, OutboxRow
 from gamenights import services as nights
 from gamenights.models import Rsvp
-from notifications import messages, news, push, services
-from notifications.models import EMAIL, PUSH, RESULT, News, PushSubscription
+from notifications import clock, messages, news, push, services
+from notifications.models import EMAIL, PUSH, RESULT, SOON, News, PushSubscription
 from scoring import french
+from scoring.playoff_race import ELIMINATED, QUALIFIED
 from tests.factories import make_round
 from tests.notifications.push_service import Phone, b64url
 from webhooks.addresses import Refused
@@ -275,3 +281,42 @@ def test_what_a_homologation_costs_does_not_grow_with_the_phones(season, members
     assert few[1] == 5 and many[1] == 50
     assert many[0] == few[0]
     assert push_service.received == []  # nothing pushed in the act
+
+
+def test_the_run_pushes_a_night_two_hours_ahead_to_those_seated_once(push_service, members):
+    start = timezone.localtime() + datetime.timedelta(hours=1)
+    current = Season.objects.create(
+        name="2030-2031",
+        start_date=start.date() - datetime.timedelta(days=30),
+        end_date=start.date() + datetime.timedelta(days=30),
+    )
+    tonight = nights.schedule_night(current, date=start.date(), time=start.time().replace(microsecond=0))
+    for name in ("Alice", "Bruno", "Chloé", "David"):
+        come(tonight, members[name])
+    push_service.subscribe(members["Alice"].user, "alice")
+    push_service.subscribe(members["Émile"].user, "emile")  # not coming: nothing
+    News.objects.all().delete()  # the table confirmed: not what this test looks at
+    out = io.StringIO()
+    call_command("deliver_news", stdout=out)
+    assert " 0 à réessayer, 0 abandonnée(s)" in out.getvalue()
+    call_command("deliver_news", stdout=io.StringIO())  # a second run: nothing twice
+    soon = [p for p in push_service.payloads() if p["title"] == "Soirée dans deux heures"]
+    assert soon == push_service.payloads("alice")[:1] and len(soon) == 1
+    assert soon[0]["url"] == tonight.get_absolute_url()
+    assert News.objects.filter(event=SOON).count() == 1
+
+
+def test_a_settled_play_off_status_is_pushed_once_to_each_player(push_service, season, members):
+    make_round(season, status=Round.HOMOLOGATED, date=ROUND_DATE)
+    statuses = {player.name: status.code for player, status in season_statuses(season).items()}
+    settled = {name: code for name, code in statuses.items() if code in (QUALIFIED, ELIMINATED)}
+    assert settled  # the season is over (2010-2011): every status is settled
+    for name in settled:
+        push_service.subscribe(members[name].user, str(members[name].pk))
+    clock.playoff_news(season)
+    clock.playoff_news(season)  # again (a run after a homologation): nothing twice
+    deliver()
+    for name, code in settled.items():
+        [payload] = push_service.payloads(str(members[name].pk))
+        assert payload["title"] == ("Qualifié\u00a0!" if code == QUALIFIED else "Éliminé des play-offs")
+        assert payload["url"] == f"/saisons/{season.name}/coupe/qualifications/"
