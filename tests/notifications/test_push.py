@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from championship.cup.outlook import season_statuses
 from championship.models import Round
-from championship.services import homologate_round
+from championship.services import homologate_round, submit_round
 from championship.standings.season import season_standings
-from federation.models import Season
+from federation.models import Player, Season
 from federation.row_outbox import FORGOTTEN, OutboxRow
 from gamenights import services as nights
 from gamenights.models import Rsvp
@@ -30,7 +30,7 @@ from tests.factories import make_round
 from tests.notifications.push_service import Phone, b64url
 from webhooks.addresses import Refused
 
-from .conftest import ROUND_DATE
+from .conftest import ROUND_DATE, with_account
 
 pytestmark = pytest.mark.django_db
 
@@ -320,3 +320,27 @@ def test_a_settled_play_off_status_is_pushed_once_to_each_player(push_service, s
         [payload] = push_service.payloads(str(members[name].pk))
         assert payload["title"] == ("Qualifié\u00a0!" if code == QUALIFIED else "Éliminé des play-offs")
         assert payload["url"] == f"/saisons/{season.name}/coupe/qualifications/"
+
+
+def test_the_table_a_freed_seat_and_a_sheet_to_sign_reach_those_concerned(
+    push_service, season, members, night, president
+):
+    fanny = with_account(Player.objects.create(name="Fanny"))
+    everyone = [*members.values(), fanny]
+    for player in everyone:
+        push_service.subscribe(player.user, f"p{player.pk}")
+    for player in everyone:  # the sixth waits: one table of five
+        come(night, player)
+    nights.answer(night, members["Alice"], Rsvp.NO, on_behalf=True)  # her seat goes to Fanny
+    make_round(season, status=Round.DRAFT, date=ROUND_DATE)
+    round_ = Round.objects.get()
+    submit_round(round_, president.user)
+    deliver()
+
+    def titles(player):
+        return [payload["title"] for payload in push_service.payloads(f"p{player.pk}")]
+
+    assert titles(members["Bruno"]) == ["Table confirmée", "Feuille à signer"]
+    assert titles(fanny) == ["Vous avez une place"]  # the table was confirmed before she came
+    sign = push_service.payloads(f"p{members['Bruno'].pk}")[1]
+    assert sign["url"] == f"/manches/{round_.pk}/direct/"
