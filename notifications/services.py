@@ -89,6 +89,9 @@ def confirm_email_change(change):
 # --- his phones (push subscriptions) ---------------------------------------------------------------
 
 
+MOST_PHONES = 10  # a member's phones kept: an eleventh replaces the oldest
+
+
 @dataclass(frozen=True)
 class Kept:
     subscription: PushSubscription
@@ -120,12 +123,11 @@ def keep_subscription(user, endpoint, p256dh, auth, *, label=""):
     auth = decoded(auth, 16, "auth")
     found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     if found is None:
-        return Kept(
-            PushSubscription.objects.create(
-                user=user, endpoint=endpoint, p256dh=p256dh, auth=auth, label=label
-            ),
-            True,
-        )
+        values = {"endpoint": endpoint, "p256dh": p256dh, "auth": auth, "label": label}
+        kept = Kept(PushSubscription.objects.create(user=user, **values), True)
+        mine = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+        PushSubscription.objects.filter(pk__in=list(mine.values_list("pk", flat=True)[MOST_PHONES:])).delete()
+        return kept
     found.user, found.p256dh, found.auth = user, p256dh, auth
     found.label = label or found.label
     found.save(update_fields=["user", "p256dh", "auth", "label"])

@@ -42,7 +42,7 @@ from federation.models import Official, Player
 from gamenights import links
 from gamenights.services import schedule_night
 from notifications import links as reminder_links
-from notifications.models import PushSubscription
+from notifications.models import News, PushSubscription
 from notifications.services import request_email_change
 from tests.factories import make_round
 from webhooks.models import Delivery, Webhook
@@ -94,6 +94,15 @@ def world(season, member, secretary, president):
     phone = PushSubscription.objects.create(
         user=member.user, endpoint="https://fcm.googleapis.com/fcm/send/essai", p256dh="x", auth="y"
     )
+    news = News.objects.create(
+        recipient=member,
+        channel="push",
+        subscription=phone,
+        target=f"push:{phone.pk}",
+        key="essai",
+        event="seat",
+        subject_id=1,
+    )
     # Inactive: the acts of the table announce nothing.
     webhook = Webhook.objects.create(
         name="Discussion", url="https://chat.example.org/hook/secret", active=False
@@ -120,6 +129,7 @@ def world(season, member, secretary, president):
         unsubscribe_token=reminder_links.unsubscribe_token(member, "night"),
         email_change=email_change,
         phone=phone,
+        news=news,
         email_token=reminder_links.email_confirmation_token(email_change),
         homologated=homologated,
         submitted=submitted,
@@ -608,6 +618,8 @@ TABLE = {
     **history_row("webhooks/webhook", lambda w: w.webhook),
     # The members' changes of their own address (notifications.admin): read, never written.
     **model_rows("notifications/emailchange", lambda w: w.email_change, **ENTERED_ON_THE_SITE),
+    # The members' news (notifications.admin): read by a superuser, never written.
+    **model_rows("notifications/news", lambda w: w.news, **ENTERED_ON_THE_SITE),
     **history_row("federation/player", lambda w: w.member),
     **history_row("federation/official", lambda w: w.official),
     **history_row("federation/season", lambda w: w.season),

@@ -133,3 +133,11 @@ def test_the_choices_are_saved_per_event_and_channel(client, members):
     preference = bruno.reminder_preference
     assert preference.wants("round_result", "push") and preference.wants("night_changed", "email")
     assert not preference.wants("table_confirmed", "push") and not preference.wants("report_due", "email")
+
+
+def test_an_eleventh_phone_replaces_the_oldest(client, members):
+    client.force_login(members["Alice"].user)
+    for index in range(11):
+        assert post(client, subscription_json(endpoint=f"{ENDPOINT}-{index}")).status_code == 201
+    kept = sorted(PushSubscription.objects.values_list("endpoint", flat=True))
+    assert len(kept) == 10 and f"{ENDPOINT}-0" not in kept and f"{ENDPOINT}-10" in kept
