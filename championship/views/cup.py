@@ -1,6 +1,8 @@
 """The Coupe du Monde pages: the bracket of a season (seeds, play-off tables, final, champion)
 and, during the season, each player's status for the play-offs. Both are public."""
 
+import logging
+
 from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_GET
@@ -14,6 +16,9 @@ from championship.lib.summaries import cached_html
 from championship.views.access import get_season
 from championship.views.stats import json_response, wants_json
 from federation.roles import can_enter_rounds, player_of
+from scoring.outlook.linear import SolverError
+
+logger = logging.getLogger("championship.figures")
 
 
 @require_GET
@@ -37,7 +42,13 @@ def cup_status(request, name):
     own line first when he is identified, then everyone in one compact table, then a « détail »
     per player; ``?format=json`` gives both answers of every player."""
     season = get_season(name)
-    race = season_race(season)  # computed once per state of the season, date and calendar
+    try:
+        race = season_race(season)  # computed once per state of the season, date and calendar
+    except SolverError:  # a runaway search (docs/regles.md §6.4): said, never a server error
+        logger.exception("course aux play-offs de %s : calcul abandonné", season.name)
+        response = render(request, "championship/cup/status_unavailable.html", {"season": season}, status=503)
+        response["Retry-After"] = "600"
+        return response
     if wants_json(request):
         return json_response(
             {

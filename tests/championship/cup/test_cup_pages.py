@@ -191,3 +191,24 @@ def test_it_shows_a_visitor_nothing_of_an_unpublished_play_off_or_final(client, 
         assert unpublished not in public, unpublished
     assert "La Cave à Hélène" in entry and "soumise" in entry
     assert public.count("à jouer") >= 1 and date in entry
+
+
+def test_a_runaway_computation_is_said_never_a_server_error(client, season, monkeypatch):
+    """The solver gives up on a search it cannot prove in time (`SolverError`): the page says
+    so with a 503 and a time to come back, rather than a 500 or a figure it could not prove."""
+    from scoring.outlook import season as outlook  # noqa: PLC0415
+    from scoring.outlook.linear import SolverError  # noqa: PLC0415
+
+    def gives_up(*args, **kwargs):
+        raise SolverError("HiGHS : Time limit reached")
+
+    monkeypatch.setattr(outlook, "prospects", gives_up)
+    monkeypatch.setattr("championship.cup.outlook.prospects", gives_up)
+    ranked_season(season, 12)
+    season.remaining_rounds = 2
+    season.save()
+
+    response = client.get(status_url(season))
+
+    assert response.status_code == 503 and response["Retry-After"] == "600"
+    assert "a pris trop de temps" in response.content.decode()
