@@ -120,9 +120,7 @@ class RoundCreateForm(forms.Form):
         data = super().clean()
         if data.get("date") is not None:
             season = self.season
-            problem = bounds.round_date_problem(
-                data["date"], season.name, season.start_date, season.end_date
-            )
+            problem = bounds.round_date_problem(data["date"], season.name, season.start_date, season.end_date)
             if problem:
                 self.add_error("date", validators.field_message(gettext("Date"), problem))
         stage, _sep, table = data.get("stage", REGULAR).partition(":")

@@ -1,7 +1,6 @@
 """A round's lifecycle: submit, homologate, send back to draft, delete a draft. Each locks the
 round first and re-checks its status there."""
 
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -34,7 +33,6 @@ def check_complete(round_):
         score_stored_round(round_)
     except ScoringError as error:
         raise RoundError("invalid", f"La manche est incohérente : {error}") from error
-
 
 
 @transaction.atomic
@@ -98,4 +96,3 @@ def delete_draft_round(round_, user=None, reason="", *, version=None):
         raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")
     with audited(user, reason) as audit:
         audit.delete(round_)
-

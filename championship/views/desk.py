@@ -7,7 +7,6 @@ motif kept in the history. Views check rights and forms, then call a `championsh
 write; its `RoundError` is shown in French (a form sent twice stores once; a stale one is
 refused, the other change shown)."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
