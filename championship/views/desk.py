@@ -27,6 +27,7 @@ from championship.forms import (
     SeatColoursForm,
     SeatTotalsForm,
 )
+from championship.labels import of_player
 from championship.models import Adjustment, Round, SubmissionKey
 from championship.rounds import data as round_data
 from championship.rounds.display import round_display
@@ -319,7 +320,10 @@ def adjustment_delete(request, pk, adjustment_pk):
             return _render_bonus(request, round_, bonus_error=error.message)
         messages.error(request, error.message)
         return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
-    done = gettext("Bonus/malus de %(player)s supprimé.") % {"player": adjustment.player}
+    # « d'Alice », « de Bruno »: the name elided as French wants it
+    done = gettext("Bonus/malus %(of_player)s supprimé.") % {
+        "of_player": of_player(adjustment.player.name, "of")
+    }
     return _bonus_answer(request, round_, done)
 
 
