@@ -40,7 +40,13 @@ def round_homologate(request, pk):
         done = gettext("Manche homologuée.")
 
         def homologate():
-            services.homologate_round(round_, request.user, version=form.version, reason=form.reason)
+            services.homologate_round(
+                round_,
+                request.user,
+                version=form.version,
+                reason=form.reason,
+                date_confirmed=form.date_confirmed,
+            )
 
         attempt(request, homologate, done)
         if round_.is_homologated:

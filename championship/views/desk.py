@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url, reswap, retarget
@@ -181,6 +182,7 @@ def _entry_context(
         "motif_form": MotifForm(round_, prefix="del"),
         "paper_form": paper_form or PaperTotalsForm(round_, prefix="paper", seats=seats),
         "board": board,
+        "date_ahead": round_.date > timezone.localdate(),  # a warning: a mistyped date?
         "highlight": last_deal.number if last_deal else None,
         "last_deal": last_deal,
         "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
