@@ -24,7 +24,7 @@ from gamenights import schedule
 from gamenights.models import GameNight
 from notifications import news, plan
 from notifications.models import PLAYOFF, PUSH, SOON
-from scoring.playoff_race import ELIMINATED, QUALIFIED
+from scoring.outlook.season import ELIMINATED, QUALIFIED
 
 logger = logging.getLogger("notifications.news")
 

@@ -35,7 +35,7 @@ from notifications.models import (
     ReminderPreference,
 )
 from scoring import french
-from scoring.playoff_race import QUALIFIED
+from scoring.outlook.season import QUALIFIED
 
 
 def language_of(player_pk):

@@ -59,6 +59,12 @@ FIXTURES = {
     "ALLOWED_HOSTS": "a host of the test's own, to test what a request to another host gets",
     "TEMPLATES": "one more template folder, for a report template that fails on purpose",
     "WARM_FIGURES": "on, in the tests of the background warming",
+    "VAPID_PRIVATE_KEY": "a key pair made for the run (production has none by default), or a wrong one",
+    "VAPID_PUBLIC_KEY": "the public half of the run's key pair: « Moi » offers the phones' news",
+    "VAPID_SUBJECT": "a contact address for the tests' VAPID tokens",
+    "PUSH_ALLOW_LOOPBACK": "the tests' push service listens on 127.0.0.1; production's refusal is tested",
+    "PUSH_ALLOWED_HOSTS": "the tests' push service's host, or production's list restored to test the rule",
+    "PUSH_TIMEOUT": "short, to test that a push service that does not answer is cut",
 }
 
 

@@ -25,7 +25,7 @@ from gamenights.models import Rsvp
 from notifications import clock, messages, news, push, services
 from notifications.models import EMAIL, PUSH, RESULT, SOON, News, PushSubscription
 from scoring import french
-from scoring.playoff_race import ELIMINATED, QUALIFIED
+from scoring.outlook.season import ELIMINATED, QUALIFIED
 from tests.factories import make_round
 from tests.notifications.push_service import Phone, b64url
 from webhooks.addresses import Refused

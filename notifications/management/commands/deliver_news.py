@@ -19,10 +19,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        failed_steps = []
         if not options["no_clock"]:
-            clock.night_soon()
-            clock.report_news()
-            clock.open_seasons_playoff_news()
+            for step in (clock.night_soon, clock.report_news, clock.open_seasons_playoff_news):
+                try:
+                    step()
+                except Exception:  # one step's failure never keeps the others, nor the sending
+                    news.logger.exception("nouvelles de l'heure : %s en erreur", step.__name__)
+                    failed_steps.append(step.__name__)
         results = news.outbox.deliver_all(news.outbox.due())
         sent = results.count(OutboxRow.DELIVERED)
         later = results.count(OutboxRow.PENDING)
@@ -32,6 +36,10 @@ class Command(BaseCommand):
             f"{sent} envoyée(s), {later} à réessayer, {failed} abandonnée(s), {gone} téléphone(s) oublié(s)."
         )
         errors = results.count(ERROR)
+        if failed_steps:
+            raise CommandError(
+                f"Nouvelles de l'heure en erreur ({', '.join(failed_steps)}) : voir le journal."
+            )
         if errors:
             raise CommandError(
                 f"{errors} nouvelle(s) en erreur : voir le journal (logger notifications.news)."
