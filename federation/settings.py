@@ -307,6 +307,11 @@ PRIVATE_LINK_FAILURE_LIMIT = env_int("LINK_FAILURE_LIMIT", 10, minimum=1)
 PRIVATE_LINK_WINDOW = datetime.timedelta(minutes=env_int("LINK_WINDOW_MINUTES", 60, minimum=1))
 PRIVATE_LINK_SESSION_AGE = datetime.timedelta(days=env_int("LINK_SESSION_DAYS", 365, minimum=1))
 
+# The play-off outlook (docs/regles.md §6.4): the seconds the search for what one player needs may
+# take on an unusual calendar (several confirmed nights with answers in surplus) before the page
+# says a total proved enough, not proved the fewest. The other answers are always exact.
+OUTLOOK_NEED_SECONDS = env_int("OUTLOOK_NEED_SECONDS", 1, minimum=1)
+
 # --- headers --------------------------------------------------------------------------------------
 # No inline script, style or event handler anywhere: every script and style is a file of the site.
 CONTENT_SECURITY_POLICY = {

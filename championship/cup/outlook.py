@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, replace
 
+from django.conf import settings
+
 from championship.cup.state import cup_state
 from championship.lib import calendar
 from championship.lib.summaries import cached
@@ -264,7 +266,12 @@ def _race(season, standings, outlook, scheduled=None, digest=""):
     standings = standings or season_standings(season)
     outlook = outlook or season_outlook(season, standings, scheduled)
     players, (current, by_name) = contenders(season, standings, outlook)
-    found = prospects(players, playable(outlook.coming, players), Rules.of(season.rulebook))
+    found = prospects(
+        players,
+        playable(outlook.coming, players),
+        Rules.of(season.rulebook),
+        need_seconds=settings.OUTLOOK_NEED_SECONDS,
+    )
     rows = {row.player.name: row for row in standings.ranked}
     return Race(
         outlook,

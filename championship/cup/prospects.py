@@ -45,6 +45,10 @@ def need_cell(need):
     play): what his rounds must bring, at the table's play."""
     if need.needed is None:
         return "—"
+    if not need.exact:
+        if need.example is None:
+            return "?"
+        return "≤ " + ngettext("%(count)s pt", "%(count)s pts", need.needed) % {"count": need.needed}
     if not need.reachable:
         return gettext("hors d'atteinte")
     return ngettext("%(count)s pt", "%(count)s pts", need.needed) % {"count": need.needed}
@@ -88,6 +92,13 @@ def need_sentence(need, table=None):
         return french.need_text(need)
     if need.needed is None:
         return "place certain at the table's play, whatever his places"
+    if not need.exact:
+        if need.example is None:
+            return "what he needs could not be computed in time"
+        return (
+            f"{need.needed} points are enough (for example {in_places(need.example)}), perhaps "
+            "fewer: the exact computation did not finish in time"
+        )
     if need.example is None:
         return (
             f"even winning every round he can play ({need.most} points) would not make his place "
@@ -127,6 +138,7 @@ def prospect_json(row):
             "least": need.least,
             "most": need.most,
             "reachable": need.reachable,
+            "exact": need.exact,
             "example": [{"place": place, "table": size} for place, size in need.example or ()],
         },
     }

@@ -68,6 +68,13 @@ def need_text(need: Need) -> str:
     """What his remaining rounds must bring him, at the table's play, for a certain place."""
     if need.needed is None:
         return "place assurée au jeu de la table, quelles que soient ses places"
+    if not need.exact:
+        if need.example is None:
+            return "ce qu'il lui faut n'a pas pu être calculé à temps"
+        return (
+            f"{plural(need.needed, 'point')} suffisent (par exemple {in_places(need.example)}), "
+            "peut-être moins : le calcul exact n'a pas abouti à temps"
+        )
     if need.example is None:
         return (
             f"même en gagnant toutes les manches qu'il peut jouer ({plural(need.most, 'point')}), "

@@ -19,6 +19,10 @@ class SolverError(RuntimeError):
     """The solver did not prove its answer (a bug or a runaway search, never a season's fault)."""
 
 
+class OutOfTime(SolverError):
+    """The search ran past the time it was given (``solve(..., seconds=…)``)."""
+
+
 # A proof of optimality takes milliseconds on a season; this only stops a runaway search.
 TIME_LIMIT_SECONDS = 120.0
 
@@ -60,8 +64,9 @@ class Linear:
         """``switch`` = 1 forces ``Σ coefficients ≤ bound``."""
         self.at_least_if(switch, [(v, -c) for v, c in coefficients], -bound)
 
-    def solve(self, objective, maximize: bool):
-        """``(value, solution)`` of the best solution, or None when there is none."""
+    def solve(self, objective, maximize: bool, seconds: float | None = None):
+        """``(value, solution)`` of the best solution, or None when there is none; ``seconds``:
+        the time it may take (`OutOfTime` past it), else `TIME_LIMIT_SECONDS`."""
         import numpy as np
 
         if not self.lower:  # nothing to choose: HiGHS calls it empty
@@ -94,11 +99,14 @@ class Linear:
             np.array(values, dtype=float),
         )
         highs.changeObjectiveSense(_sense(maximize))
+        highs.setOptionValue("time_limit", TIME_LIMIT_SECONDS if seconds is None else max(seconds, 0.01))
         highs.run()
         status = highs.getModelStatus()
         name = highs.modelStatusToString(status)
         if name == "Infeasible":
             return None
+        if name == "Time limit reached" and seconds is not None:
+            raise OutOfTime(f"HiGHS : {name}")
         if name != "Optimal":
             raise SolverError(f"HiGHS : {name}")
         solution = [round(x) for x in highs.getSolution().col_value]

@@ -16,6 +16,7 @@ and every ranking of small seasons); the solver is `scoring.outlook.solver`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -98,6 +99,7 @@ class Need:
     least: int  # what his rounds bring at worst (the seats he must take, each last)
     most: int  # what they bring at best (every round he can play, won)
     example: tuple | None  # ((place, table size), …) bringing ``needed`` in the fewest rounds
+    exact: bool = True  # False: ``needed`` is enough, the fewest was not proved in the time given
 
     @property
     def reachable(self) -> bool:
@@ -121,17 +123,25 @@ def scales(rules: Rules) -> tuple[Scale, Scale]:
 
 
 def prospects(
-    players: Sequence[Contender], rounds: Sequence[ComingRound], rules: Rules
+    players: Sequence[Contender],
+    rounds: Sequence[ComingRound],
+    rules: Rules,
+    need_seconds: float | None = None,
 ) -> dict[str, Prospect]:
-    """``{name: Prospect}`` of every player of ``players`` (see the module's docstring)."""
+    """``{name: Prospect}`` of every player of ``players`` (see the module's docstring).
+
+    ``need_seconds``: the time the search for what a player needs may take, for each player,
+    when no shortcut applies (None: as long as it takes). Past it, his `Need` is a total proved
+    enough but not proved the fewest (``exact`` false): a page never waits on a runaway search,
+    and never says a place is certain when it is not."""
     field = _field(players, rounds, rules)
     certain, table = scales(rules)
     if not field.blocks:
         return {p.name: _final(players, p, rules) for p in players}
-    return {p.name: _prospect(field, index, certain, table) for index, p in enumerate(players)}
+    return {p.name: _prospect(field, index, certain, table, need_seconds) for index, p in enumerate(players)}
 
 
-def _prospect(field: Field, i: int, certain: Scale, table: Scale) -> Prospect:
+def _prospect(field: Field, i: int, certain: Scale, table: Scale, need_seconds=None) -> Prospect:
     seats = _either(greedy.seat_range, solver.seat_range, field, i, table)
     if seats is None:
         raise ValueError("Aucune répartition des joueurs ne remplit les manches restantes")
@@ -147,10 +157,10 @@ def _prospect(field: Field, i: int, certain: Scale, table: Scale) -> Prospect:
                 field.places,
             )
         )
-    needed = _unsafe_gain(field, i, table, least, most)
+    needed, exact = _unsafe_gain(field, i, table, least, most, need_seconds)
     needed = None if needed is None else needed + 1
     example = None if needed is None or needed > most else decomposition(field, i, table, needed)
-    return Prospect(field.names[i], *answers, Need(needed, least, most, example))
+    return Prospect(field.names[i], *answers, Need(needed, least, most, example, exact))
 
 
 def _either(fast, general, field, i, scale):
@@ -159,7 +169,7 @@ def _either(fast, general, field, i, scale):
     return general(field, i, scale) if found is ... else found
 
 
-def _unsafe_gain(field: Field, i: int, scale: Scale, least: int, most: int):
+def _unsafe_gain(field: Field, i: int, scale: Scale, least: int, most: int, seconds=None):
     """`scoring.outlook.solver.unsafe_gain`, found with programs that only ask whether an outcome
     exists (solved far faster than one that looks for the most gain).
 
@@ -168,33 +178,42 @@ def _unsafe_gain(field: Field, i: int, scale: Scale, least: int, most: int):
     among the others it finds likeliest (`greedy.likely_threats`: a solution found so is a real
     outcome), then with every other. Otherwise, between what his rounds can bring (``least`` to
     ``most``): an unsafe outcome with a gain of at least ``g`` is looked for, by halves — one
-    found raises the answer to its gain, none lowers the most still possible below ``g``."""
+    found raises the answer to its gain, none lowers the most still possible below ``g``. When
+    ``seconds`` run out there, the most still possible is the answer: a gain proved enough, not
+    proved the fewest. ``(gain, exact)``."""
     bounds = greedy.unsafe_gain_bounds(field, i, scale)
     if bounds is ...:
-        return _unsafe_gain_by_halves(field, i, scale, least, most)
+        return _unsafe_gain_by_halves(field, i, scale, least, most, seconds)
     low, high = bounds
     if high is None:
-        return None
+        return None, True
     for gain in range(high, (low if low is not None else -1), -1):
         likely = greedy.likely_threats(field, i, scale, gain, field.places + 1)
         if likely and solver.unsafe_gain(field, i, scale, (gain, gain), likely) is not None:
-            return gain
+            return gain, True
         if solver.unsafe_gain(field, i, scale, (gain, gain)) is not None:
-            return gain
-    return low
+            return gain, True
+    return low, True
 
 
-def _unsafe_gain_by_halves(field: Field, i: int, scale: Scale, least: int, most: int):
+def _unsafe_gain_by_halves(field: Field, i: int, scale: Scale, least: int, most: int, seconds=None):
     found, top = None, most  # an unsafe gain reached, the most still possible
+    deadline = None if seconds is None else time.monotonic() + seconds
     while top >= (least if found is None else found + 1):
         floor = least if found is None else found + 1
         gain = (floor + top + 1) // 2
-        reached = solver.unsafe_gain(field, i, scale, (gain, None), any_gain=True)
+        left = None if deadline is None else deadline - time.monotonic()
+        try:
+            if left is not None and left <= 0:
+                raise solver.OutOfTime("le temps donné est passé")
+            reached = solver.unsafe_gain(field, i, scale, (gain, None), any_gain=True, seconds=left)
+        except solver.OutOfTime:
+            return top, False  # no outcome leaves him out with more than ``top``: enough
         if reached is None:
             top = gain - 1
         else:
             found = reached
-    return found
+    return found, True
 
 
 def _field(players, rounds, rules: Rules) -> Field:

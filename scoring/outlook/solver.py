@@ -25,9 +25,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from scoring.outlook.blocks import BEST, NEED, WORST, Block, Scale, situations
-from scoring.outlook.linear import Linear, SolverError
+from scoring.outlook.linear import Linear, OutOfTime, SolverError
 
-__all__ = ["Field", "SolverError", "best_count", "seat_range", "unsafe_gain", "worst_count"]
+__all__ = ["Field", "OutOfTime", "SolverError", "best_count", "seat_range", "unsafe_gain", "worst_count"]
 
 
 @dataclass(frozen=True)
@@ -116,8 +116,8 @@ class _Program:
         if short > 0:
             self.lp.at_least_if(switch, self.seats[j], short)
 
-    def solve(self, objective, maximize: bool):
-        return self.lp.solve(objective, maximize)
+    def solve(self, objective, maximize: bool, seconds: float | None = None):
+        return self.lp.solve(objective, maximize, seconds)
 
 
 def worst_count(field: Field, i: int, scale: Scale) -> int | None:
@@ -173,14 +173,21 @@ def _minus(terms):
 
 
 def unsafe_gain(
-    field: Field, i: int, scale: Scale, within: tuple = (None, None), among=None, any_gain=False
+    field: Field,
+    i: int,
+    scale: Scale,
+    within: tuple = (None, None),
+    among=None,
+    any_gain=False,
+    seconds: float | None = None,
 ) -> int | None:
     """The most rank points ``i``'s rounds can bring him in an outcome where he ends out of the
     places (None: no such outcome, his place is certain at the table's play); ``within`` the
     least and the most gain to look at (None: no bound). ``among``, when given, the only others
     who may count as threats: the program is then a restriction of the full one (a solution of
     it is one of the full program, its None proves nothing), far faster to solve. ``any_gain``:
-    the gain of any such outcome within ``within`` (whose least is then given), not the most."""
+    the gain of any such outcome within ``within`` (whose least is then given), not the most.
+    ``seconds``: the time the search may take (`scoring.outlook.linear.OutOfTime` past it)."""
     program = _Program(field, i, NEED, scale)
     lp = program.lp
     threats, switches = [], {}
@@ -211,8 +218,11 @@ def unsafe_gain(
     lp.row(program.my_gain, *within)
     if within[0] is not None and (within[0] == within[1] or any_gain):
         # the question is only whether a solution exists: looking for the most threats leads
-        # HiGHS to one far sooner than the gain does
-        found = program.solve(threats, maximize=True)
+        # HiGHS to one far sooner than the gain does, and with the threats capped at the
+        # places (more are never needed: a threat's switch may always be turned off), the
+        # first solution with that many is optimal, and ends the search
+        lp.row(threats, upper=field.places)
+        found = program.solve(threats, maximize=True, seconds=seconds)
         return None if found is None else sum(c * found[1][v] for v, c in program.my_gain)
     found = program.solve(program.my_gain, maximize=True)
     return None if found is None else found[0]

@@ -65,14 +65,9 @@ def simulated(
     if not known:
         return season, [ComingRound(5, late=-1) for _ in range(remaining)]
     coming = [entered, answered] + [ComingRound(5, late=-1) for _ in range(remaining - 2)]
-    if busy:  # four nights confirmed with more answers than seats, one of them at two tables
+    if busy:  # two more nights confirmed with answers in surplus, one of them at two tables
         eleven = frozenset(rng.sample(names, 11))
-        coming[2:6] = [
-            ComingRound(5, frozenset(rng.sample(names, 6)), late=-1, night="a"),
-            ComingRound(5, frozenset(rng.sample(names, 7)), late=-1, night="b"),
-            ComingRound(5, eleven, late=-1, night="c"),
-            ComingRound(4, eleven, late=-1, night="c"),
-        ]
+        coming[2:4] = [ComingRound(5, eleven, late=-1, night="c"), ComingRound(4, eleven, late=-1, night="c")]
     return season, coming
 
 
@@ -148,7 +143,7 @@ def main():
         for known, busy, calendar in (
             (False, False, "manches ouvertes"),
             (True, False, "une manche saisie, une soirée à 7 réponses"),
-            (True, True, "une manche saisie, quatre soirées confirmées avec des réponses en surnombre"),
+            (True, True, "une manche saisie, deux soirées confirmées à 7 et 11 réponses"),
         ):
             season, coming = simulated(players, played, remaining, known=known, busy=busy)
             cpu, wall, programs, longest = timed(season, coming, rules, args.runs)

@@ -213,3 +213,42 @@ def test_the_shortcuts_try_each_seating_of_a_night_with_more_answers():
     two_tables = field_of(SIX + SIX[:0], [ComingRound(4, night=1), ComingRound(4, night=1)], rules(minimum=1))
     assert greedy.worst_count(two_tables, 0, table) is ...
     assert greedy.unsafe_gain_bounds(two_tables, 0, table) is ...
+
+
+# --- a search that runs out of time (issue 33) -------------------------------------------------------
+
+SURPLUS = [  # two nights of 4 seats, 6 answers each, and a table open to all: no shortcut
+    ComingRound(4, frozenset(player.name for player in SIX), night="a"),
+    ComingRound(4, frozenset(player.name for player in SIX), night="b"),
+    ComingRound(5),
+]
+
+
+@pytest.mark.parametrize("solved", [0, 1, 2])
+def test_out_of_time_what_he_needs_is_enough_never_less(monkeypatch, solved):
+    """Nights with answers in surplus take the general search (no shortcut). When its time
+    runs out after ``solved`` programs, what a player is told he needs is still enough — never
+    less than the exact answer — and is marked not exact."""
+    exact = prospects(SIX, SURPLUS, rules())
+    assert greedy.unsafe_gain_bounds(field_of(SIX, SURPLUS, rules()), 0, scales(rules())[1]) is ...
+    real = solver.unsafe_gain
+    calls = {"count": 0}
+
+    def runs_out(*args, **kwargs):
+        if kwargs.get("seconds") is not None:
+            calls["count"] += 1
+            if calls["count"] > solved:
+                raise solver.OutOfTime("HiGHS : Time limit reached")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "unsafe_gain", runs_out)
+    rushed = prospects(SIX, SURPLUS, rules(), need_seconds=60)
+    for name, prospect in rushed.items():
+        told, truth = prospect.need, exact[name].need
+        assert (prospect.certain, prospect.table) == (exact[name].certain, exact[name].table)
+        if told.exact:
+            assert told.needed == truth.needed
+        else:
+            assert truth.needed is not None and told.needed >= truth.needed
+    assert any(not prospect.need.exact for prospect in rushed.values())
+    assert all(prospect.need.exact for prospect in exact.values())
