@@ -85,14 +85,5 @@ def playoff_news(season, later=False):
     return written
 
 
-def playoff_news_in_background(season_pk):
-    """`playoff_news` on a thread of the news, after a homologation: sent at once."""
-    try:
-        return playoff_news(season_pk, later=True)
-    except Exception:
-        logger.exception("statuts des play-offs : nouvelles non écrites, laissées au prochain passage")
-        return None
-
-
 def open_seasons_playoff_news():
     return [row for season in Season.objects.filter(is_open=True) for row in playoff_news(season)]

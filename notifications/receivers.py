@@ -6,13 +6,12 @@ statuses settled by a homologation) is worked out after the commit, on the news'
 
 import time
 
-from django.db import transaction
 from django.dispatch import receiver
 
 from championship import signals as championship_signals
 from gamenights import schedule
 from gamenights import signals as gamenight_signals
-from notifications import clock, news
+from notifications import news
 from notifications.models import NIGHT_CHANGED, RESULT, SEAT, TABLE, TO_SIGN
 
 
@@ -55,6 +54,5 @@ def round_homologated(sender, round, **kwargs):
     seats = seats_of(round)
     facts = {pk: {"place": rank, "total": total, "points": points} for pk, rank, total, points in seats}
     news.write(RESULT, f"result:{round.pk}:{round.version}", round.pk, list(facts), facts)
-    if round.stage == round.REGULAR:
-        season = round.season_id
-        transaction.on_commit(lambda: news.workers.send_later(clock.playoff_news_in_background, season))
+    # The play-off statuses it may settle are read by `deliver_news` at its next pass (every few
+    # minutes): the outlook is a computation of its own, which no act should start on its heels.
