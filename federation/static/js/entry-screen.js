@@ -9,7 +9,8 @@
  * - « Comme la précédente » chooses the previous played deal's taker, partner and contract in
  *   place (without JavaScript, the link asks the server for a form so filled).
  * - The folded dealer line names the dealer chosen, and folds again once one is tapped.
- * - « Annonces » (poignées, misères…) opens by itself on a laptop, where Tab reaches the poignées.
+ * - « Annonces » (poignées, misères…) opens by itself on a laptop, where Tab reaches the poignées;
+ *   opened on a phone, it comes to the top of the screen (the rows above it are answered).
  * - On a phone the form is brought to the top of the screen when the page opens; after a deal is
  *   saved htmx does the same (the server's `show:#saisie:top`).
  * - « Annuler la donne N » stays 10 seconds, or until the next deal is begun.
@@ -138,6 +139,14 @@
       var extras = form.querySelector("details.announces");
       if (extras && laptop.matches) {
         extras.open = true;
+      }
+      if (extras && phone.matches && !extras.dataset.placed) {
+        extras.dataset.placed = "1";
+        extras.addEventListener("toggle", function () {
+          if (extras.open) { // the rows above are answered: the extras take the screen
+            extras.scrollIntoView({ block: "start" });
+          }
+        });
       }
       showDealer(form);
       partnerRow(form);
