@@ -332,7 +332,12 @@ class DealForm(MotifMixin, forms.Form):
             return None
         last = played[-1]
         partner = last.partner_id or (SOLO if self.five else "")
-        return {"number": last.number, "taker_id": last.taker_id, "partner_value": partner, "contract": last.contract}
+        return {
+            "number": last.number,
+            "taker_id": last.taker_id,
+            "partner_value": partner,
+            "contract": last.contract,
+        }
 
     def like_initial(self, number):
         """The form's initial values « comme la donne `number` » (the page without JavaScript)."""

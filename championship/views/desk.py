@@ -7,7 +7,6 @@ motif kept in the history. Views check rights and forms, then call a `championsh
 write; its `RoundError` is shown in French (a form sent twice stores once; a stale one is
 refused, the other change shown)."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -295,15 +294,22 @@ def deal_undo(request, pk, number):
     round_, deal = get_deal_for_editing(request, pk, number)
     form = MotifForm(round_, request.POST, versioned=True)
     if round_.status != Round.DRAFT or round_.deals.filter(number__gt=number).exists() or not form.is_valid():
-        messages.error(request, gettext("La donne %(number)s n'est plus la dernière saisie : corrigez-la depuis la grille.") % {"number": number})
+        messages.error(
+            request,
+            gettext("La donne %(number)s n'est plus la dernière saisie : corrigez-la depuis la grille.")
+            % {"number": number},
+        )
         return redirect(edit_url(round_))
     done = gettext("Donne %(number)s annulée.") % {"number": number}
     reason = gettext("annulée juste après sa saisie")
-    if not attempt(request, lambda: services.delete_deal(deal, reason, version=form.version, user=request.user), done):
+    if not attempt(
+        request, lambda: services.delete_deal(deal, reason, version=form.version, user=request.user), done
+    ):
         return redirect(edit_url(round_))
     if not request.htmx:
         return redirect(edit_url(round_, anchor="#saisie"))
     list(messages.get_messages(request))  # said in place, not again on the next page
+    round_.refresh_from_db()  # the version the delete left (the page's offline queue reads it)
     data = round_data.read_round_data(round_, adjustments=False)
     return _render_entry_update(request, round_, None, done, data)
 

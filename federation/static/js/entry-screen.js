@@ -11,8 +11,9 @@
  * - The folded dealer line names the dealer chosen, and folds again once one is tapped.
  * - « Annonces » (poignées, misères…) opens by itself on a laptop, where Tab reaches the poignées;
  *   opened on a phone, it comes to the top of the screen (the rows above it are answered).
- * - On a phone the form is brought to the top of the screen when the page opens; after a deal is
- *   saved htmx does the same (the server's `show:#saisie:top`).
+ * - On a phone the form is brought to the top of the screen when the page opens (on a tablet, the
+ *   grid and the form side by side); after a deal is saved htmx does the same (the server's
+ *   `show:#saisie:top`).
  * - « Annuler la donne N » stays 10 seconds, or until the next deal is begun.
  */
 (function () {
@@ -221,8 +222,9 @@
   document.addEventListener("DOMContentLoaded", function () {
     prepare();
     var entry = document.getElementById("saisie");
-    if (entry && phone.matches && !window.location.hash && entry.querySelector("form.deal-form")) {
-      entry.scrollIntoView({ block: "start" });
+    if (entry && (phone.matches || touch.matches) && !window.location.hash && entry.querySelector("form.deal-form")) {
+      // a phone: the form on the whole screen; a tablet: the grid and the form side by side
+      (phone.matches ? entry : entry.closest(".entry-columns") || entry).scrollIntoView({ block: "start" });
     }
   });
 })();
