@@ -296,7 +296,7 @@ def deal_undo(request, pk, number):
     if round_.status != Round.DRAFT or round_.deals.filter(number__gt=number).exists() or not form.is_valid():
         messages.error(
             request,
-            gettext("La donne %(number)s n'est plus la dernière saisie : corrigez-la depuis la grille.")
+            gettext("La donne %(number)s n'est plus la dernière saisie : corrigez-la depuis la grille.")
             % {"number": number},
         )
         return redirect(edit_url(round_))

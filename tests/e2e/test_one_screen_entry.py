@@ -323,7 +323,7 @@ def test_undo_a_deal_kept_offline(night):
     expect(undo).to_be_visible()
     undo.tap()
     expect(pending).to_have_count(0)
-    expect(page.get_by_text("Donne 1 annulée : elle ne partira pas.")).to_be_visible()
+    expect(page.get_by_text("Donne 1 annulée\N{NO-BREAK SPACE}: elle ne partira pas.")).to_be_visible()
     expect(form.get_by_role("heading", name="Donne 1")).to_be_visible()
     expect(form.locator(".dealer-name")).to_have_text("Fanny")  # the dealer line, folded
     phone.context.set_offline(False)
