@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from championship.labels import of_player
@@ -26,6 +27,7 @@ from championship.services import create_round
 from tests.conftest import make_player
 from tests.e2e.chromium import headless_chromium, requires_chromium
 from tests.e2e.test_game_night import PHONE, Phone, log_in
+from tests.e2e.test_phone_pages import AXE_RULES
 
 SHEET = json.loads((Path(__file__).parents[2] / "championship/demo/sheets/manche-02.json").read_text())
 NAMES = [seat["name"] for seat in SHEET["players"]]  # Fanny, Gaston, Hélène, Igor, Julie
@@ -265,6 +267,11 @@ def test_a_garde_with_partner_a_passe_and_a_double_poignee_fit_the_screen(night,
         )
 
 
+def serious_axe_violations(page):
+    found = Axe().run(page, options=AXE_RULES).response["violations"]
+    return [item["id"] for item in found if item["impact"] in ("serious", "critical")]
+
+
 def secretary_user(round_):
     return Deal.history.filter(round_id=round_.pk, history_type="+").first().history_user
 
@@ -295,6 +302,9 @@ def test_like_the_previous_one_then_undo_it(night):
     undo = form.get_by_role("button", name="Annuler la donne 2")
     expect(undo).to_be_visible()
     look(page, "3-annuler")
+    form.locator("details.announces").evaluate("(details) => { details.open = true; }")
+    assert serious_axe_violations(page) == []  # with « Annuler » and the extras open
+    form.locator("details.announces").evaluate("(details) => { details.open = false; }")
     undo.tap()
     expect(page.get_by_text("Donne 2 annulée.")).to_be_visible()
     look(page, "4-annulee")

@@ -140,6 +140,7 @@
       var extras = form.querySelector("details.announces");
       if (extras && laptop.matches) {
         extras.open = true;
+        extras.querySelector("summary").tabIndex = -1; // Tab goes from the points to the poignées
       }
       if (extras && phone.matches && !extras.dataset.placed) {
         extras.dataset.placed = "1";
