@@ -139,7 +139,8 @@ class Taps:
         """« Enregistrer la donne »: on the screen with the result line above it, then tapped."""
         self.settle()
         button = self.form.get_by_role("button", name="Enregistrer la donne")
-        assert button.bounding_box()["y"] + button.bounding_box()["height"] <= SCREEN
+        self.bottom = button.bounding_box()["y"] + button.bounding_box()["height"]
+        assert self.bottom <= SCREEN
         preview = self.form.locator("#apercu")
         if preview.inner_text().strip():
             box = preview.bounding_box()
@@ -263,7 +264,8 @@ def test_a_garde_with_partner_a_passe_and_a_double_poignee_fit_the_screen(night,
     with capsys.disabled():
         print(
             f"\nGarde avec appelé {played.taps} touchers + {played.keys} touches ; passe {passe.taps} ; "
-            f"poignée double {double.taps} + {double.keys}"
+            f"poignée double {double.taps} + {double.keys} ; bas d'« Enregistrer » : "
+            f"{played.bottom:.0f}, {passe.bottom:.0f}, {double.bottom:.0f} px"
         )
 
 

@@ -95,3 +95,20 @@ def test_the_grid_invites_a_correction_on_a_draft_only(as_user, example):
     html = client.get(entry_url(example)).content.decode()
     assert "Touchez un numéro pour corriger la donne" not in html and "✎" not in html
     assert reverse("championship:deal_edit", args=[example.pk, 1]) not in html
+
+
+def test_like_the_previous_one_without_javascript_fills_taker_partner_and_contract(as_user, example):
+    """« Comme la précédente » is a link: without JavaScript the server fills the form."""
+    client = as_user("secretary")
+    html = client.get(entry_url(example)).content.decode()
+    last = example.deals.filter(kind=Deal.PLAYED).order_by("-number").first()
+    assert f'href="?comme={last.number}#saisie"' in html
+    form = client.get(entry_url(example), {"comme": last.number}).context["deal_form"]
+    assert (form["taker"].value(), form["partner"].value(), form["contract"].value()) == (
+        last.taker_id,
+        last.partner_id or "seul",
+        last.contract,
+    )
+    assert form["bouts"].value() is None and not form["points"].value()
+    stale = client.get(entry_url(example), {"comme": last.number - 1}).context["deal_form"]
+    assert stale["taker"].value() is None  # only the previous deal's
