@@ -114,7 +114,8 @@ def choose(form, group, option):
     row = form.get_by_role("group", name=group, exact=True)
     radio = row.get_by_role("radio", name=option, exact=True)
     if not radio.is_checked():  # (a chosen button tapped again clears its row on a touch screen)
-        row.locator("label").filter(has=form.page.get_by_role("radio", name=option, exact=True)).tap()
+        radio = form.page.locator(f"#{radio.get_attribute('id')}")  # (the dealer's line folds once chosen)
+        row.locator("label").filter(has=radio).tap()
     expect(radio).to_be_checked()
 
 

@@ -139,7 +139,12 @@
       const legend = group && group.querySelector("legend");
       const what = legend ? legend.textContent.trim() : "";
       if ((input.type === "radio" || input.type === "checkbox") && input.checked && input.value) {
-        parts.push((what ? what + " : " : "") + labelOf(input));
+        const part = (what ? what + " : " : "") + labelOf(input);
+        if (input.name === "kind") {
+          parts.unshift(part); // the kind first (« Donne : Passe »), though the dealer's line tops the form
+        } else {
+          parts.push(part);
+        }
       } else if (input.tagName === "SELECT" && input.value) {
         parts.push(labelOf(input) + " : " + input.options[input.selectedIndex].text.trim());
       } else if (input.type !== "radio" && input.type !== "checkbox" && input.tagName !== "SELECT" && input.value) {
