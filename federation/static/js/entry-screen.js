@@ -219,6 +219,12 @@
     }
   });
 
+  document.addEventListener("reset", function (event) { // a deal kept offline empties the form
+    var form = dealForm(event.target);
+    if (form) {
+      window.setTimeout(function () { partnerRow(form); showDealer(form); }, 0);
+    }
+  }, true);
   document.addEventListener("htmx:afterSettle", prepare);
   document.addEventListener("DOMContentLoaded", function () {
     prepare();
