@@ -109,7 +109,7 @@ class Taps:
 
     def settle(self):
         """Nothing asked of the server any more (the preview, a save): the screen is still."""
-        expect(self.page.locator(".htmx-request")).to_have_count(0)
+        expect(self.page.locator(".htmx-request")).to_have_count(0, timeout=20_000)  # a busy machine
 
     def tap(self, locator, *, key=False):
         self.settle()
