@@ -337,19 +337,25 @@ def award_reason(reason):
     if reason.code == "best_taker_nobody":
         return gettext("Non attribué (minimum %(minimum)s prises)") % p
     if reason.code == "best_taker":
-        text = gettext(
-            "%(made)s contrats réussis sur %(takes)s prises (%(rate)s %%), minimum %(minimum)s prises"
-        ) % p
+        text = (
+            gettext(
+                "%(made)s contrats réussis sur %(takes)s prises (%(rate)s %%), minimum %(minimum)s prises"
+            )
+            % p
+        )
         if p["by_rate"]:
             text += gettext(" ; égalité de contrats réussis départagée au taux de réussite")
         return text
     count = {"count": french.num(p.get("count", 0))}
     if reason.code == "wall":
-        return ngettext(
-            "%(count)s contrat mis en échec en défense",
-            "%(count)s contrats mis en échec en défense",
-            p["count"],
-        ) % count
+        return (
+            ngettext(
+                "%(count)s contrat mis en échec en défense",
+                "%(count)s contrats mis en échec en défense",
+                p["count"],
+            )
+            % count
+        )
     if reason.code == "most_rounds":
         return ngettext("%(count)s manche jouée", "%(count)s manches jouées", p["count"]) % count
     if reason.code == "most_chelems":

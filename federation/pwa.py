@@ -2,7 +2,9 @@
 worker (templates/federation/service-worker.js), both served from the site's root so that the
 worker's scope covers every page (the entry pages of the rounds among them).
 
-The worker keeps the static files listed here (and any other the pages fetch) and, in a cache of
+The worker shows the member's news pushed to the phone (docs/calendrier.md, « Les nouvelles sur
+le téléphone ») and opens the page a news speaks of when it is tapped. It keeps the static files
+listed here (and any other the pages fetch) and, in a cache of
 their own, the pages that ask to be kept (federation/static/js/offline-entry.js), forgotten when
 someone logs in or out on the phone (ACCOUNT_CHANGES: a shared phone, docs/exploitation.md); its
 caches are named after the content of these files, so that a new release replaces them. Browsers
@@ -39,6 +41,7 @@ THEME_COLOUR = "#1f5f3f"  # the header's felt green (css/site.css, --felt)
 BACKGROUND_COLOUR = "#f4efe6"
 # The addresses whose POST logs someone in or out: the worker then forgets every kept page.
 ACCOUNT_CHANGES = ["login", "login_code", "logout", "admin:login", "admin:logout", "links:open"]
+PUSH_ICON = "icons/icon-192.png"  # a news' notification's icon
 ICONS = [
     ("icons/icon-192.png", "192x192", "any"),
     ("icons/icon-512.png", "512x512", "any"),
@@ -68,6 +71,7 @@ def service_worker(request):
         "static_url": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
         "precache": json.dumps([static(name) for name in PRECACHE]),
         "account_changes": json.dumps([reverse(name) for name in ACCOUNT_CHANGES]),
+        "icon": json.dumps(static(PUSH_ICON)),
     }
     response = render(
         request, "federation/service-worker.js", context, content_type="text/javascript; charset=utf-8"

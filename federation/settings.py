@@ -390,6 +390,31 @@ WEBHOOK_ALLOWED_HOSTS = [host.lower() for host in env_list("WEBHOOK_ALLOWED_HOST
 # networks, link-local addresses and the cloud's metadata service stay refused.
 WEBHOOK_ALLOW_LOOPBACK = False
 
+# --- web push: the news on a member's phone (notifications.push; docs/exploitation.md, « Les
+# nouvelles sur le téléphone ») ----------------------------------------------------------------------
+# The site's VAPID key pair (`manage.py vapid_keys` makes one): the private key (base64url, raw or
+# DER) signs each push, the public one (base64url, uncompressed point) is what a phone subscribes
+# with. Without them, « Moi » offers no push and nothing is pushed. VAPID_SUBJECT: a contact the
+# push services may write to (mailto: or https:), by default the site's address.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "") or SITE_URL
+# The seconds one push may take in all (resolving, connecting, TLS, sending, the answer).
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 5, minimum=1)
+# The hosts a phone's push address may name (a name, or with a leading dot the name and its
+# subdomains): the browsers' push services. An address elsewhere is refused when the phone
+# subscribes, and again when pushed to, over https (port 443) and to public addresses only.
+PUSH_ALLOWED_HOSTS = [
+    host.lower()
+    for host in env_list(
+        "PUSH_ALLOWED_HOSTS",
+        ".googleapis.com,.push.services.mozilla.com,.push.apple.com,.notify.windows.com",
+    )
+]
+# Plain http to loopback allowed as a push address: the tests' push service on 127.0.0.1. Never
+# read from the environment (as WEBHOOK_ALLOW_LOOPBACK).
+PUSH_ALLOW_LOOPBACK = False
+
 # --- officials' second factor (django-otp; federation.second_factor, federation.two_step) ----------
 OTP_TOTP_ISSUER = "Tarot-Bière"  # the name the authenticator app shows
 OTP_TOTP_THROTTLE_FACTOR = 1  # after n wrong codes in a row, wait 2^(n-1) s before the next

@@ -5,3 +5,10 @@ class GameNightsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "gamenights"
     verbose_name = "Soirées"
+
+    def ready(self):
+        """The competition reads the calendar through one door (`championship.lib.calendar`)."""
+        from championship.lib import calendar  # noqa: PLC0415 (applications are loaded)
+        from gamenights.schedule import Calendar  # noqa: PLC0415
+
+        calendar.register(Calendar())

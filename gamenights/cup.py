@@ -22,6 +22,7 @@ class CupNight:
     table: str
     players: list
     night: GameNight | None
+    played: object = None  # its latest round once entered (a night played needs no scheduling)
 
     @property
     def key(self):
@@ -29,7 +30,7 @@ class CupNight:
 
     @property
     def ready(self):
-        return bool(self.players) and self.night is None
+        return bool(self.players) and self.night is None and self.played is None
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,17 @@ def cup_nights(season, state=None):
     known = state.kind != NO_CUP and not state.provisional
     nights = [
         CupNight(
-            PLAYOFF, table.name, list(table.players) if known else [], scheduled(season, PLAYOFF, table.name)
+            PLAYOFF,
+            table.name,
+            list(table.players) if known else [],
+            scheduled(season, PLAYOFF, table.name),
+            table.rounds[-1] if table.rounds else None,
         )
         for table in state.tables
     ]
     finalists = list(state.finalists) if known and state.qualification.complete else []
-    nights.append(CupNight(FINAL, "", finalists, scheduled(season, FINAL)))
+    final = state.final_rounds[-1] if state.final_rounds else None
+    nights.append(CupNight(FINAL, "", finalists, scheduled(season, FINAL), final))
     return CupNights(known, nights)
 
 

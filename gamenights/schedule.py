@@ -1,21 +1,27 @@
 """Reads of the calendar: the nights still to come, who answered what, whether a table is on,
 who has a seat and who waits (`seating`, docs/calendrier.md, « La liste d'attente »).
 
-`remaining_regular_rounds` is what the play-off statuses count (`championship.cup`): the regular
-nights of the season from today on, neither cancelled nor already with their round. A season with
-no night on its calendar at all keeps the count typed before the calendar existed
-(`Season.remaining_rounds`, see docs/calendrier.md).
+`remaining_regular_rounds` counts the regular nights of the season from today on, neither
+cancelled nor already with their round; a season with no night on its calendar at all keeps the
+count typed before the calendar existed (`Season.remaining_rounds`, see docs/calendrier.md).
+`Calendar` is what the competition reads of it (`championship.lib.calendar`, registered by
+`gamenights.apps`): those nights as rounds with who may sit (the play-off outlook,
+docs/regles.md §6.4), and a member's next night (« Moi »).
 """
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from championship.lib import calendar
 from championship.models import Round, Seat
 from federation.models import Season
+from gamenights import cup as cup_nights
 from gamenights.models import QUORUM, GameNight, Rsvp
 from scoring.seating import table_sizes
+
+NIGHTS_LOOKED_AT = 5  # « Moi »: the next nights read to find his (a cup night may not be his)
 
 
 def with_round(nights):
@@ -46,6 +52,64 @@ def remaining_regular_rounds(season, today=None):
     if not counts["nights"]:
         return season.remaining_rounds
     return counts["remaining"]
+
+
+def coming_rounds(season, today=None):
+    """The regular rounds still on the calendar of `season` (`championship.lib.calendar.ComingRound`,
+    docs/regles.md §6.4): a night to come, neither cancelled nor with its round, is one round open
+    to every active player until its table is on; once on, its « je viens » are its only possible
+    players, at as many tables as they fill (`scoring.seating.table_sizes`: nine answers are a
+    table of 5 and one of 4, seven are one table of 5 that two of them will leave). A season with
+    no night keeps its typed count. Two queries."""
+    today = today or timezone.localdate()
+    every = list(
+        with_round(GameNight.objects.filter(season=season))
+        .order_by("date", "time", "pk")
+        .values_list("pk", "stage", "date", "cancelled", "has_round")
+    )
+    if not every:
+        return [calendar.ComingRound()] * season.remaining_rounds
+    nights = [
+        pk
+        for pk, stage, date, cancelled, has_round in every
+        if stage == GameNight.REGULAR and date >= today and not cancelled and not has_round
+    ]
+    comers = {pk: [] for pk in nights}
+    answers = Rsvp.objects.filter(night__in=nights, answer=Rsvp.YES, player__active=True)
+    for night_pk, player_pk in answers.values_list("night_id", "player_id") if nights else ():
+        comers[night_pk].append(player_pk)
+    found = []
+    for pk in nights:
+        if len(comers[pk]) < QUORUM:
+            found.append(calendar.ComingRound(night=pk))
+            continue
+        sizes, _seated = table_sizes(len(comers[pk]))
+        found += [calendar.ComingRound(size, frozenset(comers[pk]), pk) for size in sizes]
+    return found
+
+
+def next_night(season, player, today=None):
+    """`player`'s next night of `season` (not cancelled; a cup night only when the cup sends
+    him), with `my_answer` (his answer's code, or None) and `my_answer_label` (its words)."""
+    mine = Rsvp.objects.filter(night=OuterRef("pk"), player=player).values("answer")[:1]
+    nights = upcoming(GameNight.objects.filter(season=season, cancelled=False), today).annotate(
+        my_answer=Subquery(mine)
+    )
+    for night in nights[:NIGHTS_LOOKED_AT]:
+        if night.stage == GameNight.REGULAR or player in cup_nights.players_of(night):
+            night.my_answer_label = dict(Rsvp.ANSWERS)[night.my_answer] if night.my_answer else ""
+            return night
+    return None
+
+
+class Calendar:
+    """The reader that `gamenights.apps` registers in `championship.lib.calendar`."""
+
+    def coming_rounds(self, season, today):
+        return coming_rounds(season, today)
+
+    def next_night(self, season, player, today):
+        return next_night(season, player, today)
 
 
 def upcoming(nights, today=None):

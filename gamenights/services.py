@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from championship import bounds
+from championship.lib.summaries import season_written
 from federation import validators
 from federation.history import audited
 from federation.models import Player, Season
@@ -43,7 +44,16 @@ def _check_date(season, date):
         raise NightError("date", validators.field_message("Date", problem))
 
 
+def _outlook_may_change(night):
+    """What the calendar knows of the rounds to come feeds the play-off outlook
+    (docs/regles.md §6.4): once this write commits, the season's figures are warmed again
+    (`championship.views.warming`), as after a write of a round."""
+    if night.stage == GameNight.REGULAR:
+        season_written(night.season_id)
+
+
 def _saved(night, user, reason):
+    _outlook_may_change(night)
     night._history_user = user if user is not None and user.is_authenticated else None
     night._change_reason = reason or ""
     night.save()
@@ -150,6 +160,8 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     rsvp._change_reason = "réponse donnée par la Direction" if on_behalf else "réponse du joueur"
     rsvp.save()
     after = schedule.answers(night)
+    if max(len(before.yes), len(after.yes)) >= QUORUM:  # a table on: its comers are its players
+        _outlook_may_change(night)
     if len(before.yes) < QUORUM <= len(after.yes):
         signals.table_confirmed.send(sender=GameNight, night=night)
     promoted, demoted = schedule.seating_changes(seats_before, schedule.seating(night, after))

@@ -7,7 +7,7 @@
 - `seating_changed(night, promoted, demoted)`: an answer has moved players between the seats and
   the waiting list (`schedule.seating`): `promoted` waited and now have a seat (a « je ne viens
   plus » freed it), `demoted` had one and now wait (8 who come seated at two tables of 4, 7
-  left). Nothing receives it yet: what a notification to the promoted player will listen to.
+  left). The members' news tell each of them (`notifications.receivers`).
 """
 
 from django.dispatch import Signal

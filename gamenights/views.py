@@ -78,7 +78,6 @@ def _night_context(request, night, **forms):
         "mine": answers.of(me) if me else None,
         "seating": seating,
         "my_place": seating.place_of(me),
-        "open": night.answers_open(),
         "can_enter": can_enter_rounds(request.user, night.season),
         **forms,
     }
@@ -86,6 +85,10 @@ def _night_context(request, night, **forms):
     if not context["can_enter"]:  # the others see a round once homologated (as its page)
         rounds = rounds.filter(status=Round.HOMOLOGATED)
     context["rounds"] = list(rounds)
+    # A night whose round is entered is played: no answer is offered any more (the board may
+    # still answer for a member, its own form).
+    context["played"] = night.rounds().exists()
+    context["open"] = night.answers_open() and not context["played"]
     if me is not None and not me.active:  # an inactive player does not answer (services.answer)
         context["inactive"] = True
     elif me is not None and "answer_form" not in forms:

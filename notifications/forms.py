@@ -2,19 +2,33 @@ from django import forms
 from django.contrib.auth.base_user import BaseUserManager
 from django.utils.translation import gettext, gettext_lazy
 
-from notifications.models import ReminderPreference
+from notifications.models import EMAIL, EVENTS, PUSH, ReminderPreference, field_name
 from notifications.services import FIELDS
 
 
 class PreferencesForm(forms.ModelForm):
-    """The member's choices; it validates and writes nothing (``services.set_preferences`` does)."""
+    """The member's choices; it validates and writes nothing (``services.set_preferences`` does).
+    Each box of the news' table is named for what it turns on (« table confirmée (téléphone) »)."""
 
     class Meta:
         model = ReminderPreference
         fields = FIELDS
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, forms.BooleanField):
+                field.widget.attrs["aria-label"] = field.label
+
     def values(self):
         return {name: self.cleaned_data[name] for name in FIELDS}
+
+    def matrix(self):
+        """The news' table: (label, help, phone's box, e-mail's box) per event."""
+        return [
+            (label, help_text, self[field_name(code, PUSH)], self[field_name(code, EMAIL)])
+            for code, label, help_text, *_defaults in EVENTS
+        ]
 
 
 class EmailChangeForm(forms.Form):

@@ -2,6 +2,10 @@
 own e-mail address: a request (``EmailChange``), then its confirmation by the link mailed to the
 new address, which alone changes the account's address (docs/comptes.md)."""
 
+import base64
+import binascii
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -9,10 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from federation.history import audited
-from notifications import links
-from notifications.models import KINDS, EmailChange, ReminderPreference
+from notifications import links, push
+from notifications.models import KINDS, EmailChange, PushSubscription, ReminderPreference, choice_fields
 
-FIELDS = (*dict(KINDS), "language")
+FIELDS = tuple(dict.fromkeys((*dict(KINDS), *dict(choice_fields()), "language")))
 
 
 @transaction.atomic
@@ -80,3 +84,56 @@ def confirm_email_change(change):
     change.save(update_fields=["confirmed_at"])
     change.user = user
     return change
+
+
+# --- his phones (push subscriptions) ---------------------------------------------------------------
+
+
+MOST_PHONES = 10  # a member's phones kept: an eleventh replaces the oldest
+
+
+@dataclass(frozen=True)
+class Kept:
+    subscription: PushSubscription
+    created: bool
+
+
+def decoded(value, length, what):
+    """The bytes of a base64url key of `length` bytes; `ValueError` otherwise."""
+    text = str(value).strip()
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError(what) from None
+    if len(raw) != length:
+        raise ValueError(what)
+    return text.rstrip("=")
+
+
+@transaction.atomic
+def keep_subscription(user, endpoint, p256dh, auth, *, label=""):
+    """Keep the browser's push subscription for `user`: its address checked (`push.check`,
+    `Refused`), its keys a P-256 point (65 bytes) and a 16-byte secret (`ValueError`). The same
+    address again is the same phone: it follows the account that subscribed it last."""
+    endpoint = str(endpoint).strip()
+    if len(endpoint) > 1000 or not endpoint.isascii():  # a browser serializes it in ASCII
+        raise ValueError("endpoint")
+    push.check(endpoint)
+    p256dh = decoded(p256dh, 65, "p256dh")
+    auth = decoded(auth, 16, "auth")
+    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if found is None:
+        values = {"endpoint": endpoint, "p256dh": p256dh, "auth": auth, "label": label}
+        kept = Kept(PushSubscription.objects.create(user=user, **values), True)
+        mine = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+        PushSubscription.objects.filter(pk__in=list(mine.values_list("pk", flat=True)[MOST_PHONES:])).delete()
+        return kept
+    found.user, found.p256dh, found.auth = user, p256dh, auth
+    found.label = label or found.label
+    found.save(update_fields=["user", "p256dh", "auth", "label"])
+    return Kept(found, False)
+
+
+def remove_subscription(subscription):
+    """The phone no longer receives news; its news not yet sent go with it."""
+    subscription.delete()

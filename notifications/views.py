@@ -16,7 +16,7 @@ from gamenights import links as night_links
 from gamenights import services as night_services
 from notifications import email_views, links, services
 from notifications.forms import PreferencesForm
-from notifications.models import KINDS
+from notifications.models import KINDS, PushSubscription
 from notifications.plan import preference
 
 
@@ -41,7 +41,11 @@ def account(request):
             services.set_preferences(player, user=request.user, **form.values())
             messages.success(request, saved_message(request.user))
             return redirect("notifications:account")
-        context.update(form=form, **night_links.feed_addresses(request, player))
+        context.update(
+            form=form,
+            news_phones=PushSubscription.objects.filter(user=request.user),
+            **night_links.feed_addresses(request, player),
+        )
     return render(
         request, "notifications/account.html", context, status=400 if request.method == "POST" else 200
     )

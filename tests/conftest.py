@@ -96,15 +96,19 @@ def empty_cache():
 
 @pytest.fixture(autouse=True)
 def outbox_drained():
-    """Each test ends with the e-mails it handed to the outbox sent (federation.outbox), and the
-    announcements handed to the webhooks' threads posted (webhooks.delivery): none is left running
-    into the next test's database."""
+    """Each test ends with the e-mails it handed to the outbox sent (federation.outbox), the
+    announcements handed to the webhooks' threads posted (webhooks.delivery) and the members'
+    news handed to theirs sent (notifications.news): none is left running into the next test's
+    database."""
     yield
     from federation import outbox  # noqa: PLC0415
     from webhooks import delivery  # noqa: PLC0415
 
     assert outbox.wait(timeout=60), "des courriels de l'outbox n'ont pas fini de partir"
     assert delivery.wait(timeout=60), "des annonces n'ont pas fini de partir"
+    from notifications import news  # noqa: PLC0415
+
+    assert news.wait(timeout=60), "des nouvelles des membres n'ont pas fini de partir"
 
 
 # --- measures: reported, never asserted ------------------------------------------------------------

@@ -219,3 +219,21 @@ def test_the_demo_is_on_top():
     }
     assert importers == set()
     assert imports_of(graph, "championship.management.commands.demo", "championship.demo")
+
+
+def test_the_competition_reads_the_calendar_through_one_door():
+    """`gamenights` imports `championship`; nothing of `championship` imports `gamenights` back
+    (issue 33): the play-off outlook and « Moi » read it through `championship.lib.calendar`,
+    which `gamenights` fills at start. Only the demo's command, on top of both, builds nights."""
+    graph = import_graph()
+    assert imports_of(graph, "championship", "gamenights") == {
+        "championship.management.commands.demo": ["gamenights.demo"]
+    }
+    assert imports_of(graph, "gamenights", "championship")  # the other way is the rule
+
+
+def test_the_calendar_reader_is_registered_at_start():
+    from championship.lib import calendar  # noqa: PLC0415
+    from gamenights.schedule import Calendar  # noqa: PLC0415
+
+    assert isinstance(calendar._reader, Calendar)

@@ -36,6 +36,28 @@ class Refused(Exception):
 
 
 @dataclass(frozen=True)
+class Rules:
+    """What an address may name: its schemes, its ports (None: any), its hosts (empty: any), and
+    whether loopback counts as public (the tests' own servers). A webhook's are the WEBHOOK_
+    settings (`webhook_rules`); a phone's push address has its own (`notifications.push`)."""
+
+    schemes: tuple
+    ports: object
+    hosts: tuple
+    loopback: bool
+    setting: str = "WEBHOOK_ALLOWED_HOSTS"  # named when a host is refused
+
+
+def webhook_rules():
+    return Rules(
+        tuple(PORTS),
+        settings.WEBHOOK_ALLOWED_PORTS,
+        tuple(settings.WEBHOOK_ALLOWED_HOSTS),
+        settings.WEBHOOK_ALLOW_LOOPBACK,
+    )
+
+
+@dataclass(frozen=True)
 class Target:
     scheme: str
     host: str  # the name (ASCII, IDNA) or the address, as the request's host and TLS's SNI
@@ -57,27 +79,28 @@ def wrapped(ip):
     return None
 
 
-def is_public(ip):
+def is_public(ip, loopback=None):
+    loopback = settings.WEBHOOK_ALLOW_LOOPBACK if loopback is None else loopback
     inner = wrapped(ip)
     if inner is not None:
-        return is_public(inner)
-    if settings.WEBHOOK_ALLOW_LOOPBACK and ip.is_loopback:
+        return is_public(inner, loopback)
+    if loopback and ip.is_loopback:
         return True  # the tests' chats (federation/settings.py says why it is safe)
     if ip.version == 6 and (ip.teredo or ip in LOCAL_NAT64):
         return False
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
 
 
-def refusal(address):
+def refusal(address, loopback=None):
     """Why `address` (an IP address) is not posted to, or None if it may be."""
     ip = ipaddress.ip_address(address.split("%")[0])  # an IPv6 scope is no part of the address
-    if is_public(ip):
+    if is_public(ip, loopback):
         return None
     return _("%(address)s n'est pas une adresse publique") % {"address": address}
 
 
-def host_allowed(host):
-    allowed = settings.WEBHOOK_ALLOWED_HOSTS
+def host_allowed(host, allowed=None):
+    allowed = settings.WEBHOOK_ALLOWED_HOSTS if allowed is None else allowed
     if not allowed:
         return True
     return any(
@@ -86,11 +109,14 @@ def host_allowed(host):
     )
 
 
-def parse(url):
+def parse(url, rules=None):
     """(scheme, host, port, path) of `url`, its host in ASCII; `Refused` if the rules forbid it."""
+    rules = rules or webhook_rules()
     parts = urlsplit(url or "")
     scheme = parts.scheme.lower()
-    if scheme not in PORTS:
+    if scheme not in rules.schemes:
+        if rules.schemes == ("https",):
+            raise Refused(_("seules les adresses https:// sont permises"))
         raise Refused(_("seules les adresses http:// et https:// sont permises"))
     try:
         host = (parts.hostname or "").encode("idna").decode("ascii").lower()
@@ -99,13 +125,20 @@ def parse(url):
         raise Refused(_("son hôte ou son port n'est pas lisible")) from None
     if not host:
         raise Refused(_("elle n'a pas d'hôte"))
-    ports = settings.WEBHOOK_ALLOWED_PORTS
+    ports = rules.ports
     if ports is not None and port not in ports:
+        if rules.setting != "WEBHOOK_ALLOWED_HOSTS":
+            raise Refused(_("le port %(port)s n'est pas permis") % {"port": port})
         raise Refused(
             _("le port %(port)s n'est pas permis (ports permis : %(ports)s ; réglage WEBHOOK_ALLOWED_PORTS)")
             % {"port": port, "ports": ", ".join(map(str, ports))}
         )
-    if not host_allowed(host):
+    if not host_allowed(host, rules.hosts):
+        if rules.setting != "WEBHOOK_ALLOWED_HOSTS":
+            raise Refused(
+                _("l'hôte « %(host)s » n'est pas un service de notifications permis (réglage %(setting)s)")
+                % {"host": host, "setting": rules.setting}
+            )
         raise Refused(
             _("l'hôte « %(host)s » n'est pas permis (réglage WEBHOOK_ALLOWED_HOSTS)") % {"host": host}
         )
@@ -148,17 +181,18 @@ def literal(host):
         return None
 
 
-def target(url, timeout=None):
-    """The checked `Target` of `url`: `Refused` if a rule forbids it; `TimeoutError` if its name
-    took more than `timeout` seconds to resolve."""
-    scheme, host, port, path = parse(url)
+def target(url, timeout=None, rules=None):
+    """The checked `Target` of `url`: `Refused` if a rule forbids it (`rules`: a webhook's by
+    default); `TimeoutError` if its name took more than `timeout` seconds to resolve."""
+    rules = rules or webhook_rules()
+    scheme, host, port, path = parse(url, rules)
     if literal(host) is not None:
-        reason = refusal(host)
+        reason = refusal(host, rules.loopback)
         if reason:
             raise Refused(reason)
         return Target(scheme, host, port, path, (host,))
     timeout = float(settings.WEBHOOK_TIMEOUT) if timeout is None else timeout
     addresses = resolve(host, port, timeout)
-    if not addresses or any(refusal(address) for address in addresses):
+    if not addresses or any(refusal(address, rules.loopback) for address in addresses):
         raise Refused(_("« %(host)s » est introuvable ou n'est pas une adresse publique") % {"host": host})
     return Target(scheme, host, port, path, tuple(addresses))

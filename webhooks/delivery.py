@@ -5,7 +5,8 @@ on threads of its own.
 act leaves none) and, once it commits, hands them to the webhooks' own background threads
 (`workers`, apart from the mails' in `federation.outbox`: a slow chat never holds a mail): the
 official's page never waits for the chat, and a post holds a thread WEBHOOK_TIMEOUT seconds at
-most, all told (`webhooks.posting`). A delivery is claimed before it is posted, by one
+most, all told (`webhooks.posting`). A delivery is an outbox row
+(`federation.row_outbox`, the members' news are others): claimed before it is posted, by one
 conditional UPDATE (``status = 'pending'`` → ``'sending'``, with the time of the claim) whose
 row count says who won: of two processes sending the same row, one posts, the other does
 nothing; a delivered row is never claimed again. A failure (an error status, a redirect, a
@@ -20,27 +21,24 @@ chat see; a result that comes back to a row claimed again meanwhile is dropped.
 Logs, errors and lists name a webhook by its host only: its URL holds its secret.
 """
 
-import datetime
 import logging
 import uuid
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
-from django.utils import timezone
 
+from federation import row_outbox
+from federation.row_outbox import Result
 from federation.workers import Workers
 from webhooks import formats, posting
 from webhooks.models import Delivery, Webhook, host_of
 
 logger = logging.getLogger("webhooks")
 
-FIRST_DELAY = datetime.timedelta(minutes=1)
-LONGEST_DELAY = datetime.timedelta(hours=6)
 MOST_ATTEMPTS = 8
-STUCK_MARGIN = datetime.timedelta(minutes=2)  # beyond the post's deadline, to write its result
 WORKERS = 2  # posts under way at once in one process
-ERROR = "error"  # `deliver_all`'s word for a row whose sending raised
+ERROR = row_outbox.ERROR  # `deliver_all`'s word for a row whose sending raised
+backoff = row_outbox.backoff  # 1, 2, 4… minutes, at most 6 h
 
 workers = Workers("tarot-webhooks", WORKERS, "annonce non envoyée")
 
@@ -49,25 +47,6 @@ def wait(timeout=None):
     """Wait until every post handed to the webhooks' threads so far is done; False if `timeout`
     (seconds) ran out."""
     return workers.wait(timeout)
-
-
-def backoff(attempts):
-    """The wait before the next attempt after `attempts` failed ones: 1, 2, 4… minutes, at most 6 h."""
-    return min(FIRST_DELAY * 2 ** max(attempts - 1, 0), LONGEST_DELAY)
-
-
-def stuck_after():
-    """How long after its claim a row still « en cours d'envoi » is stuck: its process is gone."""
-    return datetime.timedelta(seconds=posting.timeout()) + STUCK_MARGIN
-
-
-def is_stuck(delivery, now=None):
-    now = now or timezone.now()
-    return (
-        delivery.status == Delivery.SENDING
-        and delivery.claimed_at is not None
-        and delivery.claimed_at < now - stuck_after()
-    )
 
 
 def idempotency_key(webhook_pk, key):
@@ -127,76 +106,80 @@ def deliver_all(pks, now=None):
     return results
 
 
+def attempt(delivery):
+    """Post `delivery`: done once the chat took it, else its problem (given up at once for a
+    webhook turned off). Whatever the post raises is a failure of this row."""
+    webhook = delivery.webhook
+    if not webhook.active:
+        return Result("webhook désactivé", retry=False)
+    try:
+        problem = posting.post(webhook.url, delivery.body, idempotency_key(webhook.pk, delivery.key))
+    except Exception as error:
+        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
+        problem = f"envoi impossible ({type(error).__name__})"
+    return Result(problem)
+
+
+class Words(row_outbox.Words):
+    """An announcement is named by its event and its webhook's host, never its URL (its secret)."""
+
+    def sent(self, row):
+        logger.info("annonce %s livrée à %s", row.event, host_of(row.webhook.url))
+
+    def failed(self, row, result, given_up):
+        logger.warning(
+            "annonce %s non livrée à %s (essai %d) : %s%s",
+            row.event,
+            host_of(row.webhook.url),
+            row.attempts,
+            result.problem,
+            " ; abandonnée" if given_up else "",
+        )
+
+    def lost(self, row):
+        logger.warning(
+            "annonce %s à %s : reprise par un autre envoi pendant celui-ci",
+            row.event,
+            host_of(row.webhook.url),
+        )
+
+
+outbox = row_outbox.RowOutbox(
+    Delivery,
+    attempt,
+    deadline=posting.timeout,
+    most_attempts=MOST_ATTEMPTS,
+    logger=logger,
+    name="annonce",
+    words=Words(logger, "annonce"),
+    related=("webhook",),
+)
+
+
+def stuck_after():
+    """How long after its claim a row still « en cours d'envoi » is stuck: its process is gone."""
+    return outbox.stuck_after()
+
+
+def is_stuck(delivery, now=None):
+    return outbox.is_stuck(delivery, now)
+
+
 def claimable(now):
     """The rows due: pending and their time come, or stuck « en cours d'envoi »."""
-    return Q(status=Delivery.PENDING, next_attempt_at__lte=now) | Q(
-        status=Delivery.SENDING, claimed_at__lt=now - stuck_after()
-    )
+    return outbox.claimable(now)
 
 
 def claim(pk, now):
-    """The time of this process's claim on the row if it won it (it was due, it is now being
-    sent), None otherwise."""
-    stamp = timezone.now()
-    won = Delivery.objects.filter(claimable(now), pk=pk).update(
-        status=Delivery.SENDING, attempts=F("attempts") + 1, claimed_at=stamp
-    )
-    return stamp if won else None
-
-
-def attempt(delivery):
-    """Post `delivery`: an error message, or "" once the chat took it. Whatever the post raises
-    is a failure of this row."""
-    webhook = delivery.webhook
-    if not webhook.active:
-        return "webhook désactivé"
-    try:
-        return posting.post(webhook.url, delivery.body, idempotency_key(webhook.pk, delivery.key))
-    except Exception as error:
-        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
-        return f"envoi impossible ({type(error).__name__})"
+    """The time of this process's claim on the row if it won it, None otherwise."""
+    return outbox.claim(pk, now)
 
 
 def deliver(pk, now=None):
     """Post one delivery if this process claims it; its new status, or None if not claimed (or
     claimed again by another process while this one was posting)."""
-    now = now or timezone.now()
-    stamp = claim(pk, now)
-    if stamp is None:
-        return None
-    delivery = Delivery.objects.select_related("webhook").get(pk=pk)
-    host = host_of(delivery.webhook.url)
-    problem = attempt(delivery)
-    mine = Delivery.objects.filter(pk=pk, status=Delivery.SENDING, claimed_at=stamp)
-    if not problem:
-        if not mine.update(status=Delivery.DELIVERED, sent_at=timezone.now(), last_error=""):
-            return lost(delivery, host)
-        logger.info("annonce %s livrée à %s", delivery.event, host)
-        return Delivery.DELIVERED
-    attempts = delivery.attempts
-    given_up = attempts >= MOST_ATTEMPTS or not delivery.webhook.active
-    status = Delivery.FAILED if given_up else Delivery.PENDING
-    later = timezone.now() + backoff(attempts)
-    if not mine.update(status=status, last_error=problem[:200], next_attempt_at=later):
-        return lost(delivery, host)
-    logger.warning(
-        "annonce %s non livrée à %s (essai %d) : %s%s",
-        delivery.event,
-        host,
-        attempts,
-        problem,
-        " ; abandonnée" if given_up else "",
-    )
-    return status
-
-
-def lost(delivery, host):
-    logger.warning("annonce %s à %s : reprise par un autre envoi pendant celui-ci", delivery.event, host)
-    return None
+    return outbox.deliver(pk, now)
 
 
 def due(now=None):
-    now = now or timezone.now()
-    return list(
-        Delivery.objects.filter(claimable(now)).order_by("next_attempt_at", "pk").values_list("pk", flat=True)
-    )
+    return outbox.due(now)

@@ -9,9 +9,10 @@ only in its own edit form; everywhere else (lists, history, logs, errors) by its
 from urllib.parse import urlsplit
 
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from federation.row_outbox import OutboxRow
 
 DISCORD, SLACK, MATRIX, JSON = "discord", "slack", "matrix", "json"
 FORMATS = [
@@ -52,17 +53,11 @@ class Webhook(models.Model):
         return host_of(self.url)
 
 
-class Delivery(models.Model):
+class Delivery(OutboxRow):
     """One announcement to post to one webhook; `key` names the news, so that it is written once
-    per webhook whoever announces it twice (a table confirmed again, a signal sent twice)."""
-
-    PENDING, SENDING, DELIVERED, FAILED = "pending", "sending", "delivered", "failed"
-    STATUSES = [
-        (PENDING, _("à envoyer")),
-        (SENDING, _("en cours d'envoi")),
-        (DELIVERED, _("livrée")),
-        (FAILED, _("abandonnée")),
-    ]
+    per webhook whoever announces it twice (a table confirmed again, a signal sent twice). Its
+    state (pending, being sent, delivered, given up; attempts, next attempt, claim) is an outbox
+    row's (`federation.row_outbox`)."""
 
     webhook = models.ForeignKey(
         Webhook, verbose_name=_("webhook"), on_delete=models.CASCADE, related_name="deliveries"
@@ -70,15 +65,6 @@ class Delivery(models.Model):
     key = models.CharField(_("clé de l'annonce"), max_length=80)
     event = models.CharField(_("évènement"), max_length=30)
     body = models.JSONField(_("contenu envoyé"))
-    status = models.CharField(_("état"), max_length=10, choices=STATUSES, default=PENDING)
-    attempts = models.PositiveSmallIntegerField(_("essais"), default=0)
-    next_attempt_at = models.DateTimeField(_("prochain essai"), default=timezone.now)
-    # When the row was last claimed to be sent: a row still « en cours d'envoi » long after it
-    # is stuck (webhooks.delivery.stuck_after), and claimed again.
-    claimed_at = models.DateTimeField(_("réservée le"), null=True, blank=True)
-    last_error = models.CharField(_("dernière erreur"), max_length=200, blank=True)
-    created_at = models.DateTimeField(_("écrite le"), default=timezone.now)
-    sent_at = models.DateTimeField(_("envoyée le"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -97,6 +97,17 @@ def watchdog(sock, deadline):
 
 def exchange(target, body, key, deadline):
     """POST `body` to `target` within `deadline`; the answer's status."""
+    headers = {"Content-Type": "application/json; charset=utf-8"}
+    if key:
+        headers["Idempotency-Key"] = key
+    data = json.dumps(body, ensure_ascii=False).encode()
+    return request(target, data, headers, deadline)[0]
+
+
+def request(target, data, headers, deadline):
+    """POST the bytes `data` with `headers` to `target` (checked: `addresses.target`) within
+    `deadline`; `(status, the answer's headers)`. The phones' pushes go through it too
+    (`notifications.push`)."""
     sock = connect(target, deadline)
     timer, spare = watchdog(sock, deadline)
     try:
@@ -104,18 +115,12 @@ def exchange(target, body, key, deadline):
             sock.settimeout(deadline.left())
             sock = tls_context().wrap_socket(sock, server_hostname=target.host)
         connection = Connection(target, sock)
-        headers = {
-            "Content-Type": "application/json; charset=utf-8",
-            "User-Agent": USER_AGENT,
-            "Connection": "close",
-        }
-        if key:
-            headers["Idempotency-Key"] = key
+        headers = {"User-Agent": USER_AGENT, "Connection": "close", **headers}
         sock.settimeout(deadline.left())
-        connection.request("POST", target.path, json.dumps(body, ensure_ascii=False).encode(), headers)
+        connection.request("POST", target.path, data, headers)
         response = connection.getresponse()
         deadline.left()
-        return response.status
+        return response.status, response.headers
     finally:
         timer.cancel()
         timer.join()

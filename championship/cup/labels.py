@@ -11,7 +11,7 @@ the champion, a status for the play-offs, a warning about the stored rounds) as 
   French.
 """
 
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, ngettext
 
 from championship.labels import english_ordinal, french_active
 from scoring.cup_reasons import french
@@ -36,22 +36,6 @@ def _count(singular, plural_form, count):
 
 def _played(rounds):
     return _count("%(count)s manche jouée", "%(count)s manches jouées", rounds)
-
-
-def _places(count):
-    return _count("%(count)s place", "%(count)s places", count)
-
-
-def _the_rounds(count):
-    return _count("la manche restante", "les %(count)s manches restantes", count)
-
-
-def _can_reach(count):
-    if count == 0:
-        return gettext("personne ne peut l'atteindre ni l'égaler")
-    if count == 1:
-        return gettext("un seul autre joueur peut l'atteindre ou l'égaler")
-    return gettext("%(count)s autres joueurs au plus peuvent l'atteindre ou l'égaler") % {"count": count}
 
 
 def _final_place(p):
@@ -132,118 +116,6 @@ def _final_winner(p):
     }
 
 
-def _place(rank):
-    """« 4th place »."""
-    return gettext("%(place)s place") % {"place": english_ordinal(rank)}
-
-
-def _within(places):
-    if places == 1:
-        return gettext("dans la seule place qualificative")
-    return gettext("dans les %(count)s places qualificatives") % {"count": places}
-
-
-def _beyond(places):
-    if places == 1:
-        return gettext("au-delà de la seule place qualificative")
-    return gettext("au-delà des %(count)s places qualificatives") % {"count": places}
-
-
-def _for(places):
-    if places == 1:
-        return gettext("pour une seule place qualificative")
-    return gettext("pour %(count)s places qualificatives") % {"count": places}
-
-
-def _safe(p):
-    fall = []
-    if p["loss"]:
-        fall.append(
-            gettext("%(loss)s par manche au plus sur %(rounds)s")
-            % {"loss": num(p["loss"]), "rounds": _the_rounds(p["remaining"])}
-        )
-    if p["malus"]:
-        fall.append(
-            gettext("%(malus)s de malus de compte-rendu en retard au plus") % {"malus": num(p["malus"])}
-        )
-    if fall:
-        low = gettext("même au plus bas, à %(worst)s points (%(fall)s)") % {
-            "worst": num(p["worst"]),
-            "fall": gettext(" et ").join(fall),
-        }
-    else:
-        low = gettext("à %(worst)s points, qui ne peuvent plus baisser") % {"worst": num(p["worst"])}
-    if p["threats"] == 0:
-        where = gettext("à %(place)s quoi qu'il arrive") % {"place": _place(1)}
-    else:
-        where = gettext("au pire à %(place)s") % {"place": _place(p["threats"] + 1)}
-    return gettext("Qualification assurée : %(where)s, %(within)s — %(low)s, %(reach)s") % {
-        "where": where,
-        "within": _within(p["places"]),
-        "low": low,
-        "reach": _can_reach(p["threats"]),
-    }
-
-
-def _out_of_reach(p):
-    stay = _count(
-        "%(count)s joueur classé restera devant",
-        "%(count)s joueurs classés resteront devant",
-        p["ahead"],
-    )
-    return gettext(
-        "Hors course : au mieux à %(place)s, %(beyond)s — même au plus haut, à %(best)s points "
-        "(+%(gain)s par manche au plus sur %(rounds)s), %(stay)s"
-    ) % {
-        "place": _place(p["ahead"] + 1),
-        "beyond": _beyond(p["places"]),
-        "best": num(p["best"]),
-        "gain": p["gain"],
-        "rounds": _the_rounds(p["remaining"]),
-        "stay": stay,
-    }
-
-
-def needed_phrase(p):
-    """`scoring.cup_reasons.needed_phrase` in the active language."""
-    needed, most = p["needed"], p["most"]
-    rounds = _count("en %(count)s manche", "en %(count)s manches", p["remaining"])
-    if needed > most:
-        return ngettext(
-            "même %(count)s point %(rounds)s, le plus possible, ne lui assurerait pas sa place "
-            "(il en faudrait %(needed)s)",
-            "même %(count)s points %(rounds)s, le plus possible, ne lui assureraient pas sa place "
-            "(il en faudrait %(needed)s)",
-            most,
-        ) % {"count": most, "rounds": rounds, "needed": num(needed)}
-    if needed > 0:
-        return ngettext(
-            "%(count)s point de plus %(rounds)s lui assurerait sa place",
-            "%(count)s points de plus %(rounds)s lui assureraient sa place",
-            needed,
-        ) % {"count": needed, "rounds": rounds}
-    if needed == 0:
-        return gettext("ne rien perdre %(rounds)s lui assurerait sa place") % {"rounds": rounds}
-    return ngettext(
-        "ne pas perdre plus de %(count)s point %(rounds)s lui assurerait sa place",
-        "ne pas perdre plus de %(count)s points %(rounds)s lui assurerait sa place",
-        -needed,
-    ) % {"count": -needed, "rounds": rounds}
-
-
-def _open(p):
-    return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
-        "high": _place(p["ahead"] + 1),
-        "low": english_ordinal(p["threats"] + 1),
-        "for": _for(p["places"]),
-        "lacking": needed_phrase(p),
-    }
-
-
-def _place_of(msgid):
-    return lambda p: gettext(msgid) % {"place": english_ordinal(p["place"]), "places": p["places"]}
-
-
 ENGLISH = {
     "unranked": lambda p: (
         gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
@@ -279,62 +151,6 @@ ENGLISH = {
         % {"position": english_ordinal(p["position"]), "total": num(p["total"])}
     ),
     "final_winner": _final_winner,
-    "cannot_rank": lambda p: (
-        gettext("Hors course : %(played)s et %(to_play)s, il en faut %(needed)s pour entrer au classement")
-        % {
-            "played": _played(p["rounds"]),
-            "to_play": _count("%(count)s manche à jouer", "%(count)s manches à jouer", p["remaining"]),
-            "needed": p["needed"],
-        }
-    ),
-    "safe": _safe,
-    "out_of_reach": _out_of_reach,
-    "not_ranked_yet": lambda p: (
-        gettext("En course : %(played)s, il en faut %(needed)s pour entrer au classement")
-        % {"played": _played(p["rounds"]), "needed": p["needed"]}
-    ),
-    "open": _open,
-    "final_tie": lambda p: (
-        gettext(
-            "En course : ex æquo parfait à la %(rank)s place, à la limite des %(places)s places, "
-            "que les critères du règlement ne départagent pas"
-        )
-        % {"rank": english_ordinal(p["rank"]), "places": p["places"]}
-    ),
-    "final_in": _place_of(
-        gettext_noop(
-            "Qualification assurée : %(place)s place du classement final, parmi les %(places)s places"
-        )
-    ),
-    "final_out": _place_of(
-        gettext_noop("Hors course : %(place)s place du classement final, au-delà des %(places)s places")
-    ),
-    "final_unranked": lambda p: (
-        gettext("Hors course : hors classement, moins de %(needed)s manches") % {"needed": p["needed"]}
-    ),
-    "late_in": _place_of(
-        gettext_noop(
-            "Qualification assurée : au pire à la %(place)s place du classement final (malus de "
-            "compte-rendu en retard à venir compris), parmi les %(places)s places"
-        )
-    ),
-    "late_out": _place_of(
-        gettext_noop(
-            "Hors course : au mieux à la %(place)s place du classement final (malus de "
-            "compte-rendu en retard à venir compris), au-delà des %(places)s places"
-        )
-    ),
-    "late_between": lambda p: (
-        gettext(
-            "En course : entre la %(high)s et la %(low)s place du classement final selon les malus "
-            "de compte-rendu en retard à venir, pour %(places)s"
-        )
-        % {
-            "high": english_ordinal(p["high"]),
-            "low": english_ordinal(p["low"]),
-            "places": _places(p["places"]),
-        }
-    ),
     "rounds_scheduled": lambda p: _count(
         "%(count)s manche régulière encore au calendrier",
         "%(count)s manches régulières encore au calendrier",

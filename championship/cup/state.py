@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from championship.lib import calendar
 from championship.models import Round, Seat
 from championship.standings.season import season_standings
 from federation.models import Player
-from gamenights.schedule import remaining_regular_rounds
 from scoring.cup import CupPlan, Qualification, champion, qualify_for_final, seed_cup
 from scoring.cup_reasons import Reason
 from scoring.ranking import name_key
@@ -331,6 +331,6 @@ def cup_json(season, state=None):
 
 
 def scheduled_rounds(season):
-    """Regular rounds still on the calendar: its nights to come without their round
-    (`gamenights.schedule`; a season without any night keeps `Season.remaining_rounds`)."""
-    return remaining_regular_rounds(season)
+    """Regular rounds still on the calendar (`championship.lib.calendar.coming_rounds`: its nights
+    to come without their round; a season without any night keeps `Season.remaining_rounds`)."""
+    return len(calendar.coming_rounds(season))

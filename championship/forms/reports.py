@@ -21,12 +21,12 @@ class ReportForm(forms.Form):
     # The report's version the form was read at (0: none yet); a stale one is refused.
     version = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     text = NarrativeField(
-        label="Récit (Markdown)",
+        label="Récit",
         widget=forms.Textarea(attrs={"rows": 18}),
         strip=True,
         error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
         validators=[validate_report_text],
-        help_text="Markdown : **gras**, *italique*, listes avec « - », citations avec « > », liens "
+        help_text="Mise en forme : **gras**, *italique*, listes avec « - », citations avec « > », liens "
         "[texte](https://…), tableaux. Le HTML, les scripts et les images ne sont pas repris. "
         f"{Report.TEXT_MAX_LABEL} caractères au plus.",
     )

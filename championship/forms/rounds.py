@@ -120,9 +120,7 @@ class RoundCreateForm(forms.Form):
         data = super().clean()
         if data.get("date") is not None:
             season = self.season
-            problem = bounds.round_date_problem(
-                data["date"], season.name, season.start_date, season.end_date
-            )
+            problem = bounds.round_date_problem(data["date"], season.name, season.start_date, season.end_date)
             if problem:
                 self.add_error("date", validators.field_message(gettext("Date"), problem))
         stage, _sep, table = data.get("stage", REGULAR).partition(":")
@@ -260,6 +258,17 @@ class HomologateForm(forms.Form):
     def __init__(self, round_, *args, disputed=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["version"] = version_field(round_.version)
+        self.future_date = round_.date > timezone.localdate()
+        if self.future_date:  # a date after today: the board confirms it
+            self.fields["date_confirmed"] = forms.BooleanField(
+                label=_("Je confirme la date de la manche, postérieure à aujourd'hui"),
+                error_messages={
+                    "required": gettext(
+                        "Date : la manche est datée après aujourd'hui ; confirmez cette date pour "
+                        "l'homologuer, ou corrigez-la."
+                    )
+                },
+            )
         if disputed:
             self.fields["motif"] = TextField(
                 field_name=_("Motif"),
@@ -282,3 +291,7 @@ class HomologateForm(forms.Form):
     @property
     def reason(self):
         return self.cleaned_data.get("motif") or None
+
+    @property
+    def date_confirmed(self):
+        return bool(self.cleaned_data.get("date_confirmed"))

@@ -40,7 +40,7 @@ from championship.lib.figure_tokens import read_tokens
 from federation.snapshot import in_read_snapshot
 
 # v5: the statistics' rows of players carry their `player_pk` (« Moi », federation.my_rows)
-PREFIX = "tarot:v5"
+PREFIX = "tarot:v6"
 TIMEOUT = 7 * 24 * 3600  # figures of a date nobody asks for any more leave by themselves
 LOCK_TIMEOUT = 30  # seconds a lock outlives a worker killed while computing (gunicorn's timeout)
 WAIT = 10.0  # seconds a reader waits for another's computation before computing itself

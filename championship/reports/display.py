@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
 from championship.lib.charts import ChartFrame, Plot
-from championship.models import ChampionshipLine, Deal, Report, Round
+from championship.models import Deal, Report, Round
 from championship.rounds.display import round_display
 from championship.standings.lateness import (
     ReportStatus,
@@ -125,14 +125,6 @@ class TotalsChart(ChartFrame):
 
 
 @dataclass(frozen=True)
-class BonusLine:
-    player: str
-    label: str
-    points: int
-    deal_number: int | None = None
-
-
-@dataclass(frozen=True)
 class ReportDisplay:
     round: object  # presenters.RoundDisplay
     report: Report | None
@@ -142,7 +134,7 @@ class ReportDisplay:
     narrative: str  # sanitized HTML
     highlights: tuple
     chart: TotalsChart | None
-    bonuses: tuple  # BonusLine: bonuses and maluses with their reasons (rank points left out)
+    bonuses: tuple  # rounds.display.BonusLine: the round's own (its page shows the same)
     as_of: datetime.date
     truncated: bool = False  # a text stored before the limit, longer than it: only its start is shown
     phone_chart: TotalsChart | None = None  # the chart drawn for a phone's screen (PHONE_CHART)
@@ -181,22 +173,10 @@ def report_display(round_, as_of=None):
         highlights=tuple(highlights(round_, shown)),
         chart=totals_chart(shown),
         phone_chart=totals_chart(shown, **PHONE_CHART),
-        bonuses=tuple(bonus_lines(round_, shown)),
+        bonuses=shown.bonuses,
         as_of=as_of,
         truncated=len(text) > REPORT_TEXT_MAX_LENGTH,
     )
-
-
-def bonus_lines(round_, shown):
-    """Bonuses and maluses with their reasons: the stored championship lines once homologated,
-    else the adjustments entered so far."""
-    lines = ChampionshipLine.objects.filter(round=round_).exclude(code="rank").select_related("player")
-    if shown.has_championship_points:
-        return [BonusLine(line.player.name, line.label, line.points, line.deal_number) for line in lines]
-    return [
-        BonusLine(row.player, f"{row.label} — {row.note}" if row.note else row.label, row.points)
-        for row in shown.adjustments
-    ]
 
 
 def highlights(round_, shown):
@@ -317,5 +297,3 @@ def _spread_labels(lines, x, top, bottom, gap):
 def report_filename(round_):
     stage = {Round.PLAYOFF: f"play-off-{round_.table}-", Round.FINAL: "finale-"}.get(round_.stage, "")
     return f"compte-rendu-{round_.season.name}-{stage}manche-{round_.number}.pdf"
-
-

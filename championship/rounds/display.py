@@ -33,6 +33,7 @@ from scoring.vocabulary import (
 )
 
 STATUS_LABELS = dict(Round.STATUSES)
+RANK_CODE = "rank"  # the championship line of a player's rank at the table, not a bonus
 # A rotation warning of the engine (scoring.round.check_rotation) names its deal first.
 DEAL_WARNING = re.compile(r"^donne (\d+) : (.+)$")
 
@@ -111,6 +112,16 @@ class AdjustmentRow:
 
 
 @dataclass(frozen=True)
+class BonusLine:
+    """A bonus or malus of the round, the same on every page (its own, the report, the PDF)."""
+
+    player: str
+    label: str
+    points: int
+    deal_number: int | None = None
+
+
+@dataclass(frozen=True)
 class RoundDisplay:
     pk: int
     season: str
@@ -131,6 +142,7 @@ class RoundDisplay:
     pot_refund: tuple  # per seat, in seat order
     totals: tuple  # per seat, in seat order
     adjustments: tuple
+    bonuses: tuple  # BonusLine (see bonus_lines)
     warnings: tuple
     has_championship_points: bool
     error: str = ""  # set when the stored round no longer scores (e.g. the rulebook changed)
@@ -305,15 +317,42 @@ def _called_label(deal):
     return gettext("Roi de %(suit)s") % {"suit": suit}
 
 
-def _championship_points(round_, computed=None):
-    """Player id → [(label, points)] of the round's championship lines (`computed`: the lines a
-    write has just stored, in their order; else read)."""
+def _stored_lines(round_, computed=None):
+    """The round's championship lines in their order (`computed`: the lines a write has just
+    stored; else read)."""
     if computed is None:
-        computed = ChampionshipLine.objects.filter(round=round_).order_by("order")
+        computed = ChampionshipLine.objects.filter(round=round_).select_related("player").order_by("order")
+    return list(computed)
+
+
+def _championship_points(stored):
+    """Player id → [(label, points)] of the round's championship lines."""
     lines = {}
-    for line in computed:
+    for line in stored:
         lines.setdefault(line.player_id, []).append((labels.line_label(line.code, line.label), line.points))
     return lines
+
+
+def bonus_lines(stored, adjustments, names):
+    """The round's bonuses and maluses, one source for every page: once the round gives its
+    championship points (at homologation), its stored lines but the points of its ranking, the
+    automatic ones (a garde sans beaten in defence, an honourable defeat…) with those entered;
+    before, the adjustments entered so far (the automatic ones are computed at homologation)."""
+    if stored:
+        return tuple(
+            BonusLine(
+                names.get(line.player_id) or line.player.name,
+                labels.line_label(line.code, line.label),
+                line.points,
+                line.deal_number,
+            )
+            for line in stored
+            if line.code != RANK_CODE
+        )
+    return tuple(
+        BonusLine(row.player, f"{row.label} — {row.note}" if row.note else row.label, row.points)
+        for row in adjustments
+    )
 
 
 def _adjustments(round_, data, wanted):
@@ -351,7 +390,8 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
         seats, deals = list(data.seats), ([] if round_.totals_only else list(data.deals))
     names = {seat.player_id: seat.player.name for seat in seats}
     scored, error = _scored(round_, seats, deals, data)
-    lines = _championship_points(round_, data.lines if data is not None else None)
+    stored = _stored_lines(round_, data.lines if data is not None else None)
+    lines = _championship_points(stored)
     seat_rows = [
         SeatRow(
             player_id=seat.player_id,
@@ -407,6 +447,7 @@ def round_display(round_, *, history=False, data=None, adjustments=True):
         pot_refund=tuple(refund.get(names[seat.player_id], 0) for seat in seats),
         totals=tuple(seat.total for seat in seats),
         adjustments=tuple(adjustments),
+        bonuses=bonus_lines(stored, adjustments, names),
         warnings=tuple(round_.warnings or ()),
         has_championship_points=bool(lines),
         error=error,

@@ -5,13 +5,13 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from championship import labels
 from championship.lib.tables import SpreadsheetSafeTable
 from championship.rounds.display import stage_label
-from scoring.french import num, signed
+from scoring.french import num
 
 
 class RoundListTable(SpreadsheetSafeTable):
@@ -112,29 +112,14 @@ class RankingTable(SpreadsheetSafeTable):
             "<li>{}{}{}</li>",
             ((label, colon, num(points)) for label, points in record.championship_lines),
         )
+        # Points one can tap: « 13 points · détail », not a bare triangle beside a number.
+        points = ngettext("%(points)s point", "%(points)s points", record.championship_points) % {
+            "points": num(record.championship_points)
+        }
         return format_html(
-            '<details class="explain"><summary>{}</summary><ul class="plain">{}</ul></details>',
-            record.championship_points,
+            '<details class="explain"><summary class="tap-points"><strong>{}</strong> '
+            '<span class="tap-hint">{}</span></summary><ul class="plain">{}</ul></details>',
+            points,
+            gettext("détail"),
             details,
         )
-
-
-class AdjustmentTable(SpreadsheetSafeTable):
-    player = tables.Column(verbose_name=_("Joueur"))
-    label = tables.Column(verbose_name=_("Bonus ou malus"))
-    points = tables.Column(verbose_name=_("Points"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
-    note = tables.Column(verbose_name=_("Raison"), empty_values=())
-    entered_by = tables.Column(verbose_name=_("Saisi par"))
-
-    stacked = ("note", "entered_by")
-    main = "label"
-
-    class Meta:
-        orderable = False
-        attrs = {"class": "adjustments stack"}
-
-    def render_points(self, value):
-        return signed(value)
-
-    def render_note(self, value):
-        return value or "—"

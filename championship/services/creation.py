@@ -2,7 +2,6 @@
 status), scored once in memory, then every row inserted with its figures and history, all or
 nothing."""
 
-
 from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
@@ -292,4 +291,3 @@ def _store_report(round_, report, by_name, audit):
     stored = Report(round=round_, author=author, text=text, filed_on=filed_on)
     check_text(stored.text)
     audit.save(stored)
-

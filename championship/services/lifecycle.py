@@ -1,7 +1,6 @@
 """A round's lifecycle: submit, homologate, send back to draft, delete a draft. Each locks the
 round first and re-checks its status there."""
 
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,7 +35,6 @@ def check_complete(round_):
         raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
 
-
 @transaction.atomic
 def submit_round(round_, user=None, *, version=None, reason="soumise pour homologation"):
     lock_round(round_, version=version)
@@ -47,17 +45,22 @@ def submit_round(round_, user=None, *, version=None, reason="soumise pour homolo
     with audited(user, reason) as audit:
         round_.status = Round.SUBMITTED
         audit.save(round_)
-        return store_scores(round_)
+        scored = store_scores(round_)
+    signals.round_submitted.send(sender=Round, round=round_)
+    return scored
 
 
 @transaction.atomic
-def homologate_round(round_, user=None, *, version=None, reason=None):
+def homologate_round(round_, user=None, *, version=None, reason=None, date_confirmed=False):
     """Homologate; a round whose sheet a seated player disputes, only with a `reason` (the
-    board's answer to the dispute, `signoff.check_dispute_answered`)."""
+    board's answer to the dispute, `signoff.check_dispute_answered`); a round dated after today,
+    only with `date_confirmed` (the board checked the date: a mistyped date would lead the
+    season's latest rounds)."""
     lock_round(round_, version=version)
     if round_.status == Round.HOMOLOGATED:
         raise RoundError("status", "Cette manche est déjà homologuée.")
     check_dispute_answered(round_, reason)
+    check_date_confirmed(round_, date_confirmed)
     reason = (reason or "").strip() or "homologation"
     check_complete(round_)
     bump(round_)
@@ -69,6 +72,16 @@ def homologate_round(round_, user=None, *, version=None, reason=None):
         scored = store_scores(round_)
     signals.round_homologated.send(sender=Round, round=round_)
     return scored
+
+
+def check_date_confirmed(round_, confirmed):
+    """Refuse a round dated after today unless the board confirmed its date."""
+    if round_.date > timezone.localdate() and not confirmed:
+        raise RoundError(
+            "future",
+            f"Date : la manche est datée du {round_.date:%d/%m/%Y}, après aujourd'hui ; "
+            "confirmez cette date pour l'homologuer, ou corrigez-la.",
+        )
 
 
 @transaction.atomic
@@ -98,4 +111,3 @@ def delete_draft_round(round_, user=None, reason="", *, version=None):
         raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")
     with audited(user, reason) as audit:
         audit.delete(round_)
-

@@ -128,8 +128,6 @@ def write_scores(round_, changes, reason=None, *, record=False, version=False):
         ChampionshipLine.objects.bulk_create(changes.lines)
 
 
-
-
 def championship_items(round_, scored, adjustments):
     """The line items of a round: rank, bonuses, its adjustments from the catalogue, and the
     lines that keep each player's round within the season's limits (`round_limit_items`)."""
@@ -188,7 +186,6 @@ def store_championship_lines(round_, scored=None):
     scored = scored or score_stored_round(round_)
     adjustments = list(round_.adjustments.select_related("player"))
     return ChampionshipLine.objects.bulk_create(championship_lines(round_, scored, adjustments))
-
 
 
 def required_reason(reason):
@@ -289,4 +286,3 @@ def scored_or_refused(round_, reason=None, *, data=None):
         return store_scores(round_, reason, data=data)
     except ScoringError as error:
         raise RoundError("invalid", f"La manche est incohérente : {error}") from error
-

@@ -1,6 +1,5 @@
 """A round's seats: the totals of a round whose deals were not kept, and the chip colours."""
 
-
 from django.db import transaction
 
 from championship import bounds
@@ -70,4 +69,3 @@ def set_seat_colours(round_, colours, *, version=None, reason=None, user=None):
             seat.colour = colours.get(seat.player_id, "") or ""
             audit.save(seat, update_fields=["colour"])
     return changed
-

@@ -1,7 +1,6 @@
 """The cells of an OpenDocument spreadsheet (.ods), read as a stream of XML events within the
 reader's bounds (see championship.sheets.xmlcells)."""
 
-
 import datetime
 
 from championship.sheets.errors import SheetImportError
@@ -282,4 +281,3 @@ def _ods_value(attrs, paragraphs):
     if not paragraphs:
         return None
     return plain("\n".join("".join(parts) for parts in paragraphs))
-

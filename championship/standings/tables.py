@@ -3,7 +3,7 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from championship.lib.tables import SpreadsheetSafeTable
@@ -140,3 +140,13 @@ class UnrankedTable(SeasonTable):
     class Meta:
         orderable = False
         attrs = {"class": "standings unranked stack"}
+
+    # Side by side on a phone, two bare numbers read as one (« 15 2 »): each says what it counts.
+    def render_points(self, record):
+        points = ngettext("%(points)s point", "%(points)s points", record.points) % {
+            "points": num(record.points)
+        }
+        return format_html('<a href="{}">{}</a>', self.explain_url(record), points)
+
+    def render_rounds(self, value):
+        return ngettext("%(count)s manche", "%(count)s manches", value) % {"count": num(value)}

@@ -6,9 +6,11 @@ longest streaks, best seasons. Plain data for the HTML page and its JSON, as in 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from django.urls import reverse
 
+from championship.standings.season import seasons_standings
 from championship.stats.links import all_seasons, player_url, round_url
 from championship.stats.pieces import cached_page, player_records, season_records
 from scoring.ranking import name_key
@@ -55,8 +57,22 @@ def palmares():
     return cached_page("stats:palmares", seasons, lambda: _palmares(seasons))
 
 
+def _points_so_far(seasons):
+    """`{season pk: {player id: points}}` of the seasons under way, as their standings count them
+    (ranked and unranked; the cached standings of the season page): the season a player is
+    having counts for his best season, marked as under way."""
+    under_way = [season for season in seasons if season.is_open]
+    standings = seasons_standings(under_way) if under_way else {}
+    return {
+        pk: {row.player.pk: row.points for row in [*table.ranked, *table.unranked]}
+        for pk, table in standings.items()
+    }
+
+
 def _palmares(seasons):
     pieces = season_records(seasons)
+    for pk, points in _points_so_far(seasons).items():
+        pieces[pk] = replace(pieces[pk], points=points)
     results, names = _all_results(pieces)
     order = lambda pk: name_key(names.get(pk, ""))  # noqa: E731
     careers = {pk: career(items) for pk, items in results.items()}
@@ -64,6 +80,7 @@ def _palmares(seasons):
     best_seasons = []
     for season in reversed(seasons):
         piece = pieces[season.pk]
+        best_seasons += [(value, season.name, pk, season.is_open) for pk, value in piece.points.items()]
         if season.is_open:
             continue
         titles.append(
@@ -84,20 +101,19 @@ def _palmares(seasons):
                 ],
             }
         )
-        best_seasons += [(value, season.name, pk) for pk, value in piece.points.items()]
     every_round = [(r, pk) for pk, items in results.items() for r in items if r.total is not None]
     record_rounds = leaders(
         every_round, lambda item: item[0].total, 10, lambda item: (item[0].date, order(item[1]))
     )
     wins = leaders([pk for pk in careers if careers[pk].wins], lambda pk: careers[pk].wins, 10, order)
     winning = leaders(
-        [pk for pk in careers if careers[pk].winning.length > 1],
+        [pk for pk in careers if careers[pk].winning.length],  # a streak: MIN_STREAK rounds or more
         lambda pk: careers[pk].winning.length,
         5,
         order,
     )
     losing = leaders(
-        [pk for pk in careers if careers[pk].losing.length > 1],
+        [pk for pk in careers if careers[pk].losing.length],  # a streak: MIN_STREAK rounds or more
         lambda pk: careers[pk].losing.length,
         5,
         order,
@@ -125,14 +141,16 @@ def _palmares(seasons):
                 "player_url": player_url(pk),
                 "season": name,
                 "points": value,
+                "current": is_open,
             }
-            for value, name, pk in best
+            for value, name, pk, is_open in best
         ],
     }
 
 
 def player_palmares(player):
-    """A player's palmarès: titles, podiums, rounds, wins, best round, longest streaks, best season."""
+    """A player's palmarès: titles, podiums, rounds, wins, best round, longest streaks (two rounds
+    or more, as the federation's), best season (the one under way included)."""
     return palmares_of(player, all_seasons())
 
 
@@ -148,8 +166,11 @@ def palmares_of(player, seasons):
         for s in seasons
         if pieces[s.pk].podium
     ]
-    closed = [(pieces[s.pk].points, s.name) for s in seasons if pieces[s.pk].points is not None]
-    best = max(closed, default=None)
+    # every season he has points in, the one under way included (its points so far)
+    so_far = _points_so_far(seasons)
+    points = {s.pk: so_far[s.pk].get(player.pk) if s.pk in so_far else pieces[s.pk].points for s in seasons}
+    scored = [(points[s.pk], s.name, s.is_open) for s in seasons if points[s.pk] is not None]
+    best = max(scored, default=None)
     return {
         "titles": titles,
         "podiums": podiums,
@@ -159,5 +180,5 @@ def palmares_of(player, seasons):
         "best_round": _result_row(mine.best_round, names, player.pk) if mine.best_round else None,
         "winning_streak": _streak_row(mine.winning, names, player.pk) if mine.winning.length else None,
         "losing_streak": _streak_row(mine.losing, names, player.pk) if mine.losing.length else None,
-        "best_season": {"season": best[1], "points": best[0]} if best else None,
+        "best_season": {"season": best[1], "points": best[0], "current": best[2]} if best else None,
     }

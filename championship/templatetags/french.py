@@ -15,6 +15,7 @@ from django import template
 
 from championship import labels
 from championship.cup import labels as cup_labels
+from championship.cup.prospects import status_label
 from scoring import french
 
 register = template.Library()
@@ -85,6 +86,12 @@ def code_label(value):
 def line_label(value, code):
     """A stored line's explanation in the active language: ``{{ line.label|line_label:line.code }}``."""
     return labels.line_label(code, value)
+
+
+@register.filter
+def cup_status_label(code):
+    """« qualifié », « éliminé », « en course » in the page's language (docs/regles.md §6.4)."""
+    return status_label(code)
 
 
 @register.filter

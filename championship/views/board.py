@@ -1,6 +1,5 @@
 """The board's acts on a round: homologation (GET: what is about to be published; POST: homologate)."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -14,7 +13,7 @@ from championship.forms import (
 )
 from championship.rounds.display import round_display
 from championship.rounds.signoffs import table_signoffs
-from championship.rounds.tables import AdjustmentTable, RankingTable
+from championship.rounds.tables import RankingTable
 from championship.views.access import (
     attempt,
     get_round,
@@ -41,7 +40,13 @@ def round_homologate(request, pk):
         done = gettext("Manche homologuée.")
 
         def homologate():
-            services.homologate_round(round_, request.user, version=form.version, reason=form.reason)
+            services.homologate_round(
+                round_,
+                request.user,
+                version=form.version,
+                reason=form.reason,
+                date_confirmed=form.date_confirmed,
+            )
 
         attempt(request, homologate, done)
         if round_.is_homologated:
@@ -58,7 +63,6 @@ def round_homologate(request, pk):
             "form": form,
             "balance": balance,
             "ranking": RankingTable(display.ranking),
-            "adjustments": AdjustmentTable(display.adjustments),
             "signoffs": signoffs,
         },
     )

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import replace_url, reswap, retarget
@@ -27,6 +28,7 @@ from championship.forms import (
     SeatColoursForm,
     SeatTotalsForm,
 )
+from championship.labels import of_player
 from championship.models import Adjustment, Round, SubmissionKey
 from championship.rounds import data as round_data
 from championship.rounds.display import round_display
@@ -183,6 +185,7 @@ def _entry_context(
         "motif_form": MotifForm(round_, prefix="del"),
         "paper_form": paper_form or PaperTotalsForm(round_, prefix="paper", seats=seats),
         "board": board,
+        "date_ahead": round_.date > timezone.localdate(),  # a warning: a mistyped date?
         "highlight": last_deal.number if last_deal else None,
         "last_deal": last_deal,
         "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
@@ -361,7 +364,10 @@ def adjustment_delete(request, pk, adjustment_pk):
             return _render_bonus(request, round_, bonus_error=error.message)
         messages.error(request, error.message)
         return redirect(reverse("championship:round_edit", args=[round_.pk]) + "#bonus")
-    done = gettext("Bonus/malus de %(player)s supprimé.") % {"player": adjustment.player}
+    # « d'Alice », « de Bruno »: the name elided as French wants it
+    done = gettext("Bonus/malus %(of_player)s supprimé.") % {
+        "of_player": of_player(adjustment.player.name, "of")
+    }
     return _bonus_answer(request, round_, done)
 
 

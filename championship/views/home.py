@@ -8,6 +8,7 @@ the reports those rounds wait for; a round's designated writer sees the report h
 
 from types import SimpleNamespace
 
+from django.conf import settings
 from django.shortcuts import render
 from django.urls import path
 
@@ -81,6 +82,7 @@ def home(request):
         me = player_of(request.user)
         if me is not None:
             context["moi"] = me_block(me, season, ranking, context["reports_due"])
+            context["push_key"] = settings.VAPID_PUBLIC_KEY  # « Recevoir les nouvelles… » when set
         context["can_enter_rounds"] = can_enter_rounds(request.user, season)
         if context["can_enter_rounds"]:
             unpublished = list(

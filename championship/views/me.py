@@ -9,17 +9,13 @@ his sheets to sign.
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from championship.lib import calendar
 from championship.lib.summaries import cached
 from championship.models import Round, Signoff
 from championship.standings.season import season_standings
-from gamenights import cup as cup_nights
-from gamenights.models import GameNight, Rsvp
-from gamenights.schedule import upcoming
-
-NIGHTS_LOOKED_AT = 5  # the next nights read to find his (a cup night may not be his)
 
 
 @dataclass(frozen=True)
@@ -104,19 +100,6 @@ def place_of(player_pk, ranked, unranked, rulebook):
     return Place(me, True, neighbour, line, playoffs, holder, ahead=place <= line, on_line=on_line)
 
 
-def next_night(season, player, today=None):
-    """His next night of `season` (not cancelled; a cup night only when the cup sends him),
-    with `my_answer` (his answer's code, or None)."""
-    mine = Rsvp.objects.filter(night=OuterRef("pk"), player=player).values("answer")[:1]
-    nights = upcoming(GameNight.objects.filter(season=season, cancelled=False), today).annotate(
-        my_answer=Subquery(mine)
-    )
-    for night in nights[:NIGHTS_LOOKED_AT]:
-        if night.stage == GameNight.REGULAR or player in cup_nights.players_of(night):
-            return night
-    return None
-
-
 def sheets_to_sign(player):
     """The rounds he sits at, not homologated, that have no word of his at their present
     version (a confirmation or a dispute given before a change no longer counts)."""
@@ -134,7 +117,7 @@ def sheets_to_sign(player):
 class Me:
     player: object
     place: Place | None
-    night: GameNight | None
+    night: object | None  # his next night (`championship.lib.calendar.next_night`)
     sheets: list
     reports: list  # DueReport he is to write
     playoff_players: int  # the rulebook's play-off places (named when the line is the final's)
@@ -146,8 +129,7 @@ class Me:
     @property
     def answer_label(self):
         """His answer to his next night, as the night page words it, or ""."""
-        answer = getattr(self.night, "my_answer", None)
-        return dict(Rsvp.ANSWERS)[answer] if answer else ""
+        return getattr(self.night, "my_answer_label", "")
 
     @property
     def answers_open(self):
@@ -163,7 +145,7 @@ def me_block(player, season, ranking, reports_due, today=None):
     return Me(
         player=player,
         place=place_of(player.pk, ranked, unranked, season.rulebook),
-        night=next_night(season, player, today),
+        night=calendar.next_night(season, player, today),
         sheets=sheets_to_sign(player),
         reports=[item for item in reports_due if item.author is not None and item.author.pk == player.pk],
         playoff_players=season.rulebook.cup.playoff_players,

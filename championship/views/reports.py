@@ -173,7 +173,10 @@ PDF_FAILURES = {
 
 
 def _pdf_response(request, template_name, context, filename, *, public, back_url, back_label):
-    """The stored PDF (laid out on first request), 304 to a client that has it, or a 503 page."""
+    """The stored PDF (laid out on first request), 304 to a client that has it, or a 503 page.
+
+    Served inline: a phone opens it in its browser rather than saving a file (its name stays
+    the one offered when it is saved)."""
     pdf = stored_pdf(template_name, context, request, name=filename)
     response = get_conditional_response(request, etag=pdf.etag)
     if response is None:
@@ -182,7 +185,7 @@ def _pdf_response(request, template_name, context, filename, *, public, back_url
         except PdfRenderError as error:
             return _pdf_failure_page(request, filename, error, back_url, back_label)
         response = HttpResponse(content, content_type="application/pdf")
-        response["Content-Disposition"] = content_disposition_header(True, filename)
+        response["Content-Disposition"] = content_disposition_header(False, filename)
     response["ETag"] = pdf.etag
     # Always revalidated (ETag): a correction shows at once; unpublished documents stay private.
     patch_cache_control(response, no_cache=True, **({"public": True} if public else {"private": True}))

@@ -12,7 +12,7 @@ from championship.models import Round
 from championship.rounds.display import round_display
 from championship.rounds.pot_chart import PHONE_POT_CHART, pot_chart
 from championship.rounds.signoffs import table_signoffs
-from championship.rounds.tables import AdjustmentTable, RankingTable, RoundListTable
+from championship.rounds.tables import RankingTable, RoundListTable
 from championship.views.access import get_readable_round, readable_signoffs
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board
@@ -68,7 +68,6 @@ def round_detail(request, pk):
             "can_homologate": board and not round_.is_homologated,
             "export_url": _export_url(round_),
             "ranking": RankingTable(display.ranking, championship=display.has_championship_points),
-            "adjustments": AdjustmentTable(display.adjustments),
             # the table's sign-off, for the officials (the secretary and the board)
             "signoffs": (
                 readable_signoffs(request.user, round_, table_signoffs(round_))

@@ -22,7 +22,6 @@ from championship.stats import pages
 from championship.stats import palmares as palmares_pages
 from championship.stats.charts import PHONE_BARS, bar_chart
 from championship.stats.links import all_seasons
-from championship.stats.needs import need_json, need_text
 from championship.stats.pieces import (
     body_kind,
     cached_body,
@@ -316,24 +315,6 @@ def season_bodies(season):
     stored (the warming after a write calls it, `championship.views.warming`)."""
     partners_body(season)
     rating_body(season)
-
-
-def needs_context(race):
-    """The qualification page's « Ce qu'il faut à chacun »: `[(Player, the sentence after his
-    name)]` (the sentence starts with the name, which the page links), from the season's
-    `championship.cup.outlook.Race`."""
-    return [(player, need_text(need).removeprefix(player.name)) for player, need in race.needs]
-
-
-def needs_json(season, race):
-    """The qualification page's JSON (``?format=json``): what each player needs."""
-    return json_response(
-        {
-            "season": season.name,
-            "remaining": race.outlook.rounds,
-            "needs": [need_json(player, need) for player, need in race.needs],
-        }
-    )
 
 
 urlpatterns = [

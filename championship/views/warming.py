@@ -124,7 +124,7 @@ def warm(pk):
             season_summaries([season])
             for can_enter in (False, True):
                 round_list_html(request, season, can_enter)
-            cup_status_html(request, season, standings.as_of, season_race(season, standings).rows)
+            cup_status_html(request, season, season_race(season, standings))
             warm_stats(season)
             season_bodies(season)
             refresh_player_pages(season)

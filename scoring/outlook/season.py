@@ -147,7 +147,7 @@ def _prospect(field: Field, i: int, certain: Scale, table: Scale) -> Prospect:
                 field.places,
             )
         )
-    needed = _unsafe_gain(field, i, table)
+    needed = _unsafe_gain(field, i, table, least, most)
     needed = None if needed is None else needed + 1
     example = None if needed is None or needed > most else decomposition(field, i, table, needed)
     return Prospect(field.names[i], *answers, Need(needed, least, most, example))
@@ -159,15 +159,19 @@ def _either(fast, general, field, i, scale):
     return general(field, i, scale) if found is ... else found
 
 
-def _unsafe_gain(field: Field, i: int, scale: Scale):
-    """`scoring.outlook.solver.unsafe_gain`, between the shortcut's bounds when it has them:
-    each gain above the one it reaches is tried, from the most it allows down (a program
-    with the gain fixed is solved far faster than one that looks for the most), first with the
-    threats among the others the shortcut finds likeliest (`greedy.likely_threats`: a solution
-    found so is a real outcome), then, when that finds none, with every other."""
+def _unsafe_gain(field: Field, i: int, scale: Scale, least: int, most: int):
+    """`scoring.outlook.solver.unsafe_gain`, found with programs that only ask whether an outcome
+    exists (solved far faster than one that looks for the most gain).
+
+    On the usual calendar the shortcut bounds it (`greedy.unsafe_gain_bounds`): each gain above
+    the one it reaches is tried with the gain fixed, from the most down, first with the threats
+    among the others it finds likeliest (`greedy.likely_threats`: a solution found so is a real
+    outcome), then with every other. Otherwise, between what his rounds can bring (``least`` to
+    ``most``): an unsafe outcome with a gain of at least ``g`` is looked for, by halves — one
+    found raises the answer to its gain, none lowers the most still possible below ``g``."""
     bounds = greedy.unsafe_gain_bounds(field, i, scale)
     if bounds is ...:
-        return solver.unsafe_gain(field, i, scale)
+        return _unsafe_gain_by_halves(field, i, scale, least, most)
     low, high = bounds
     if high is None:
         return None
@@ -178,6 +182,19 @@ def _unsafe_gain(field: Field, i: int, scale: Scale):
         if solver.unsafe_gain(field, i, scale, (gain, gain)) is not None:
             return gain
     return low
+
+
+def _unsafe_gain_by_halves(field: Field, i: int, scale: Scale, least: int, most: int):
+    found, top = None, most  # an unsafe gain reached, the most still possible
+    while top >= (least if found is None else found + 1):
+        floor = least if found is None else found + 1
+        gain = (floor + top + 1) // 2
+        reached = solver.unsafe_gain(field, i, scale, (gain, None), any_gain=True)
+        if reached is None:
+            top = gain - 1
+        else:
+            found = reached
+    return found
 
 
 def _field(players, rounds, rules: Rules) -> Field:

@@ -90,6 +90,26 @@ class _Program:
     def switch(self) -> int:
         return self.lp.var(0, 1)
 
+    def dominance(self, switches: dict, points) -> None:
+        """Symmetry breaking: ``switches[j]`` says that ``j`` ends ranked with at least what a
+        question asks (a threat). Two others who may sit at exactly the same tables can swap
+        their seats; if ``j`` has at least the points of ``k`` (``points[j]``, as the question
+        counts them) and at least his rounds (or both are ranked already), any outcome where
+        ``k`` is a threat and ``j`` is not becomes, by the swap, one with as many threats where
+        ``j`` is: so ``switches[k] ≤ switches[j]`` loses no outcome's count, and spares the
+        search the orders of alike players."""
+        field = self.field
+        groups = defaultdict(list)
+        for j in switches:
+            key = tuple(field.may_sit(j, t) for block in field.blocks for t in block.tables)
+            groups[key].append(j)
+        for members in groups.values():
+            ranked = [min(field.rounds[j], field.minimum) for j in members]
+            order = sorted(range(len(members)), key=lambda n: (-points[members[n]], -ranked[n]))
+            for a, b in zip(order, order[1:], strict=False):
+                if ranked[a] >= ranked[b]:
+                    self.lp.row([(switches[members[a]], 1), (switches[members[b]], -1)], lower=0)
+
     def ranked_if(self, switch: int, j: int) -> None:
         """``switch`` = 1 only if ``j`` ends ranked."""
         short = self.field.minimum - self.field.rounds[j]
@@ -106,14 +126,15 @@ def worst_count(field: Field, i: int, scale: Scale) -> int | None:
     lp = program.lp
     mine = field.points[i] + (field.late[i] if scale.late else 0)
     lp.row(program.my_seats, lower=field.minimum - field.rounds[i])
-    threats = []
+    threats = {}
     for j in program.others:
         threat = program.switch()
         # theirs − my gain ≥ mine − their points
         lp.at_least_if(threat, [*program.gains[j], *_minus(program.my_gain)], mine - field.points[j])
         program.ranked_if(threat, j)
-        threats.append((threat, 1))
-    found = program.solve(threats, maximize=True)
+        threats[j] = threat
+    program.dominance(threats, field.points)
+    found = program.solve([(t, 1) for t in threats.values()], maximize=True)
     return None if found is None else found[0]
 
 
@@ -151,15 +172,18 @@ def _minus(terms):
     return [(v, -c) for v, c in terms]
 
 
-def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None), among=None) -> int | None:
+def unsafe_gain(
+    field: Field, i: int, scale: Scale, within: tuple = (None, None), among=None, any_gain=False
+) -> int | None:
     """The most rank points ``i``'s rounds can bring him in an outcome where he ends out of the
     places (None: no such outcome, his place is certain at the table's play); ``within`` the
     least and the most gain to look at (None: no bound). ``among``, when given, the only others
     who may count as threats: the program is then a restriction of the full one (a solution of
-    it is one of the full program, its None proves nothing), far faster to solve."""
+    it is one of the full program, its None proves nothing), far faster to solve. ``any_gain``:
+    the gain of any such outcome within ``within`` (whose least is then given), not the most."""
     program = _Program(field, i, NEED, scale)
     lp = program.lp
-    threats = []
+    threats, switches = [], {}
     top = max(points[0] for points in scale.rank_points.values())
     for j in program.others:
         threat = program.switch()
@@ -169,11 +193,14 @@ def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None)
             threat, [*program.gains[j], *_minus(program.my_gain)], field.points[i] - field.points[j]
         )
         program.ranked_if(threat, j)
-        if within[0] is not None and within[0] == within[1] and top > 0:
-            # his gain fixed: a threat needs this many seats at least, none worth more than ``top``
+        if within[0] is not None and top > 0:
+            # his gain at least this: a threat needs this many seats at least, none worth more than ``top``
             short = field.points[i] + within[0] - field.points[j]
             lp.at_least_if(threat, program.seats[j], -(-short // top))
         threats.append((threat, 1))
+        switches[j] = threat
+    if among is None:
+        program.dominance(switches, field.points)
     short = field.minimum - field.rounds[i]
     if short <= 0:
         lp.row(threats, lower=field.places)
@@ -182,9 +209,9 @@ def unsafe_gain(field: Field, i: int, scale: Scale, within: tuple = (None, None)
         lp.at_most_if(_not(lp, ranked), program.my_seats, short - 1)
         lp.at_least_if(ranked, threats, field.places)
     lp.row(program.my_gain, *within)
-    if within[0] is not None and within[0] == within[1]:
-        # his gain fixed, the question is only whether a solution exists: looking for the most
-        # threats leads HiGHS to one far sooner than the constant gain does
+    if within[0] is not None and (within[0] == within[1] or any_gain):
+        # the question is only whether a solution exists: looking for the most threats leads
+        # HiGHS to one far sooner than the gain does
         found = program.solve(threats, maximize=True)
         return None if found is None else sum(c * found[1][v] for v, c in program.my_gain)
     found = program.solve(program.my_gain, maximize=True)

@@ -30,6 +30,12 @@ class Result:
         return self.rank == 1
 
 
+# A streak is two rounds or more in a row among the player's own rounds (those he sat at, in the
+# order played, across seasons): one won round is a win, not a streak. One rule for a player's
+# palmarès and the federation's (docs/statistiques.md §5).
+MIN_STREAK = 2
+
+
 @dataclass(frozen=True)
 class Streak:
     """``length`` rounds in a row, from ``first`` to ``last`` (Results); length 0: none."""
@@ -41,7 +47,7 @@ class Streak:
 
 def longest_streak(results: Sequence[Result], holds) -> Streak:
     """The longest run of consecutive `results` for which ``holds(result)``; the earliest of
-    equal runs."""
+    equal runs (any length: see ``career`` for the rule of a streak)."""
     best = Streak(0)
     start = None
     for index, result in enumerate(results):
@@ -74,7 +80,7 @@ class Career:
     wins: int
     lasts: int
     best_round: Result | None  # his highest round total
-    winning: Streak
+    winning: Streak  # length 0 when shorter than MIN_STREAK
     losing: Streak
 
 
@@ -87,9 +93,14 @@ def career(results: Sequence[Result]) -> Career:
         wins=sum(r.won for r in results),
         lasts=sum(r.last for r in results),
         best_round=max(totals, key=lambda r: (r.total, -r.date.toordinal(), -r.number), default=None),
-        winning=longest_streak(results, lambda r: r.won),
-        losing=longest_streak(results, lambda r: r.last),
+        winning=_streak(longest_streak(results, lambda r: r.won)),
+        losing=_streak(longest_streak(results, lambda r: r.last)),
     )
+
+
+def _streak(run: Streak) -> Streak:
+    """`run` when it is a streak (``MIN_STREAK`` rounds or more), else none."""
+    return run if run.length >= MIN_STREAK else Streak(0)
 
 
 def leaders(items: Iterable, key, count: int, order=None) -> list:

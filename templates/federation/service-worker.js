@@ -17,6 +17,12 @@
  *
  * Every other request (other pages, every POST, htmx) goes to the network as if there were no
  * service worker: a deal is never sent or answered from here (offline-entry.js keeps it).
+ *
+ * The member's news (docs/calendrier.md, « Les nouvelles sur le téléphone »): a push carries a
+ * title, a text and a link of the site, shown as a notification; tapped, it opens that page (a
+ * window already on it is brought forward). A link elsewhere than the site opens the home page.
+ * When someone logs in or out on the phone, its push subscription is dropped too: a shared phone
+ * never shows the news of the member who used it before (he subscribes again from « Moi »).
  * Generated file: {{ version }}.
  */
 "use strict";
@@ -27,6 +33,7 @@ const STATIC_URL = {{ static_url|safe }};
 const ACCOUNT_CHANGES = {{ account_changes|safe }};
 const PRECACHE = {{ precache|safe }};
 const SLOW_NETWORK_MS = 4000;
+const NEWS_ICON = {{ icon|safe }};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -103,7 +110,7 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.method === "POST" && ACCOUNT_CHANGES.includes(url.pathname)) {
-    event.waitUntil(forgetPages()); // and the request goes on to the network
+    event.waitUntil(Promise.all([forgetPages(), forgetNews()])); // and the request goes on to the network
     return;
   }
   if (request.method !== "GET") {
@@ -141,5 +148,49 @@ self.addEventListener("fetch", function (event) {
       return fetch(request); // not a page kept for offline use
     }
     return fromNetworkFirst(request, cached);
+  }));
+});
+
+/* The member's news. */
+
+function forgetNews() {
+  if (!self.registration.pushManager) {
+    return Promise.resolve();
+  }
+  return self.registration.pushManager.getSubscription().then(function (subscription) {
+    return subscription ? subscription.unsubscribe() : undefined;
+  }).catch(function () { return undefined; });
+}
+
+function siteLink(link) {
+  try {
+    const address = new URL(link || "/", self.location.origin);
+    return address.origin === self.location.origin ? address.href : self.location.origin + "/";
+  } catch (error) {
+    return self.location.origin + "/";
+  }
+}
+
+self.addEventListener("push", function (event) {
+  let news = {};
+  try {
+    news = event.data ? event.data.json() : {};
+  } catch (error) {
+    news = {};
+  }
+  event.waitUntil(self.registration.showNotification(news.title || "Tarot-Bière", {
+    body: news.text || "",
+    icon: NEWS_ICON,
+    badge: NEWS_ICON,
+    data: { url: siteLink(news.url) },
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  const link = siteLink(event.notification.data && event.notification.data.url);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    const open = windows.find(function (client) { return client.url === link && "focus" in client; });
+    return open ? open.focus() : self.clients.openWindow(link);
   }));
 });

@@ -39,7 +39,9 @@ SIZES = ((20, 25, 15), (40, 60, 30))  # players, rounds played, rounds left
 RANK = (10, 7, 5, 3, 1)
 
 
-def simulated(players: int, played: int, remaining: int, seed: int = 1, known: bool = True):
+def simulated(
+    players: int, played: int, remaining: int, seed: int = 1, known: bool = True, busy: bool = False
+):
     """A season ``played`` rounds in, and its ``remaining`` rounds (see the module's docstring)."""
     rng = random.Random(seed)
     names = [f"J{k:02d}" for k in range(players)]
@@ -63,6 +65,14 @@ def simulated(players: int, played: int, remaining: int, seed: int = 1, known: b
     if not known:
         return season, [ComingRound(5, late=-1) for _ in range(remaining)]
     coming = [entered, answered] + [ComingRound(5, late=-1) for _ in range(remaining - 2)]
+    if busy:  # four nights confirmed with more answers than seats, one of them at two tables
+        eleven = frozenset(rng.sample(names, 11))
+        coming[2:6] = [
+            ComingRound(5, frozenset(rng.sample(names, 6)), late=-1, night="a"),
+            ComingRound(5, frozenset(rng.sample(names, 7)), late=-1, night="b"),
+            ComingRound(5, eleven, late=-1, night="c"),
+            ComingRound(4, eleven, late=-1, night="c"),
+        ]
     return season, coming
 
 
@@ -135,11 +145,12 @@ def main():
     warm.solve([(warm.var(0, 1), 1)], True)  # HiGHS imported and made once, as a server has it
     print(f"charge de la machine : {load()}")
     for players, played, remaining in SIZES:
-        for known, calendar in (
-            (False, "manches ouvertes"),
-            (True, "une manche saisie, une soirée à 7 réponses"),
+        for known, busy, calendar in (
+            (False, False, "manches ouvertes"),
+            (True, False, "une manche saisie, une soirée à 7 réponses"),
+            (True, True, "une manche saisie, quatre soirées confirmées avec des réponses en surnombre"),
         ):
-            season, coming = simulated(players, played, remaining, known=known)
+            season, coming = simulated(players, played, remaining, known=known, busy=busy)
             cpu, wall, programs, longest = timed(season, coming, rules, args.runs)
             print(
                 f"{players} joueurs, {remaining} manches restantes ({calendar}) : {cpu:.2f} s CPU "

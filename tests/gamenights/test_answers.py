@@ -77,13 +77,14 @@ def test_the_signed_link_answers_without_logging_in(client, night, member):
 
 def test_the_link_of_a_mail_opens_with_its_answer_ticked_and_records_nothing(client, night, member):
     """The reminder's three links (`?reponse=yes|no|maybe`): the page opens with that answer
-    ticked, « Répondre » records it; opening it (a mail scanner does) answers nothing."""
+    pressed, one tap on it records it; opening it (a mail scanner does) answers nothing."""
     url = links.answer_url(night, member)
     html = client.get(url, {"reponse": "no"}).content.decode()
-    assert re.search(r'<input type="radio" name="answer" value="no"[^>]*checked', html)
-    assert not re.search(r'<input type="radio" name="answer" value="yes"[^>]*checked', html)
-    assert '<button type="submit">Répondre</button>' in html
+    assert re.search(r'<button type="submit" name="answer" value="no"[^>]*aria-pressed="true"', html)
+    assert re.search(r'<button type="submit" name="answer" value="yes"[^>]*aria-pressed="false"', html)
     assert not Rsvp.objects.exists()
+    assert client.post(url, {"answer": "no"}).status_code == 302
+    assert Rsvp.objects.get().answer == "no"
 
 
 def test_a_forged_or_foreign_link_is_refused(client, night, open_season, member):

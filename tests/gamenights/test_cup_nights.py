@@ -158,3 +158,25 @@ def test_a_nights_phase_does_not_change_by_the_ordinary_forms(client, season, pr
     assert client.post(edit, data).status_code == 302
     night.refresh_from_db()
     assert (night.stage, night.table, night.date) == ("playoff", "A", datetime.date(2011, 5, 21))
+
+
+def test_no_scheduling_is_offered_for_a_table_already_played(client, season, president):
+    """A play-off table played (issue 35): its section says so, with its round, and offers no
+    « Programmer cette soirée »; the table still to play does; so does the final, once known."""
+    ranked_season(season, 10)
+    play_table(season, "A", {"S01": 300, "S04": 50, "S05": 50, "S08": -100, "S09": -300})
+    client.force_login(president.user)
+    html = client.get(reverse("gamenights:cup_nights", args=[season.name])).content.decode()
+
+    def section(key):
+        start = html.index(f'id="soiree-{key}"')
+        return html[start : html.index("</section>", start)]
+
+    played = Round.objects.get(stage=Round.PLAYOFF, table="A")
+    assert "Programmer cette soirée" not in section("A")
+    assert "Jouée" in section("A") and played.get_absolute_url() in section("A")
+    assert "Programmer cette soirée" in section("B")
+    play_table(season, "B", {"S02": 300, "S03": 100, "S06": 50, "S07": -150, "S10": -300})
+    html = client.get(reverse("gamenights:cup_nights", args=[season.name])).content.decode()
+    assert "Programmer cette soirée" not in section("A") + section("B")
+    assert "Programmer cette soirée" in section("final")

@@ -1,5 +1,6 @@
 """The play-off statuses count the regular nights still on the calendar (gamenights.schedule),
-no longer a number typed by hand; the data migration turns such a number into nights."""
+no longer a number typed by hand; the data migration turns such a number into nights. A night
+whose table is on seats only those who said « je viens » (docs/regles.md §6.4)."""
 
 import datetime
 import importlib
@@ -14,7 +15,7 @@ from championship.models import Round
 from championship.standings.season import season_standings
 from gamenights import schedule, services
 from gamenights.models import GameNight
-from scoring.playoff_race import ELIMINATED, IN_CONTENTION
+from scoring.outlook.season import ELIMINATED, IN_CONTENTION
 from tests.championship.cup.cup_helpers import leaders_and_trailers, names, play_totals
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,25 @@ def test_the_statuses_follow_the_calendar(season):
     assert schedule.remaining_regular_rounds(season) == 1
     eliminated = statuses(season)["S11"]
     assert eliminated.code == ELIMINATED
-    assert "sur la manche restante" in str(eliminated.reason.params) or eliminated.reason
+    assert eliminated.prospect.need.most == 10  # one round left to him: a win's rank points at most
+
+
+def test_a_confirmed_night_seats_only_those_who_come_at_as_many_tables_as_they_fill(season, member):
+    from federation.models import Player  # noqa: PLC0415
+
+    leaders_and_trailers(season, 10, 1)
+    [open_night, full_night] = nights(season, 2)
+    comers = [Player.objects.get(name=name) for name in names(1, 2, 3, 4, 5, 6, 7, 8, 11)]
+    for player in comers:
+        services.answer(full_night, player, "yes", now=datetime.datetime(2011, 3, 1, 12, tzinfo=datetime.UTC))
+    found = schedule.coming_rounds(season)
+    assert [(r.size, r.seats, r.night) for r in found] == [
+        (None, None, open_night.pk),
+        (5, frozenset(p.pk for p in comers), full_night.pk),
+        (4, frozenset(p.pk for p in comers), full_night.pk),
+    ]
+    # S11 comes to the second night: he may sit at one of its two tables, not at both
+    assert statuses(season)["S11"].prospect.need.most == 20
 
 
 def test_a_night_whose_round_is_entered_counts_once_as_a_round_to_homologate(season):

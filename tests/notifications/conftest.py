@@ -1,4 +1,5 @@
 import datetime
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -40,3 +41,36 @@ def night(season, members):
 @pytest.fixture
 def homologated(season, members):
     return make_round(season, status=Round.HOMOLOGATED, date=ROUND_DATE)
+
+
+# --- the phones' news (notifications.news, notifications.push) ---------------------------------------
+
+
+@pytest.fixture(scope="session")
+def vapid_pair():
+    from notifications.management.commands.vapid_keys import new_pair  # noqa: PLC0415
+
+    return new_pair()
+
+
+@pytest.fixture
+def push_settings(settings, vapid_pair):
+    """The site's VAPID keys (made for the session), and the tests' push service on 127.0.0.1
+    allowed (plain http, any port: production allows neither, `test_push.py` proves it)."""
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = vapid_pair
+    settings.VAPID_SUBJECT = "mailto:direction@example.org"
+    settings.PUSH_ALLOW_LOOPBACK = True
+    settings.PUSH_ALLOWED_HOSTS = ["127.0.0.1"]
+    return settings
+
+
+@pytest.fixture
+def push_service(push_settings):
+    from tests.notifications.push_service import PushService  # noqa: PLC0415
+
+    server = PushService()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()

@@ -12,7 +12,7 @@ RACES = "tests/notifications/races"
 
 
 def run_races(database_url):
-    run_child_pytest(RACES, {"DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1"}, "3 passed")
+    run_child_pytest(RACES, {"DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1"}, "4 passed")
 
 
 def test_two_runs_at_once_send_each_reminder_once_on_sqlite(tmp_path):

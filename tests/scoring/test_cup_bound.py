@@ -1,9 +1,12 @@
-"""The bound the play-off statuses rest on, checked against rounds scored by the real engine.
+"""The play-off statuses of the outlook (docs/regles.md §6.4), checked against rounds scored by
+the real engine.
 
 A status shown during the season (qualified, eliminated) must hold whatever the remaining rounds
-bring: here they are random deals scored by ``scoring.round``, their championship line items by
-``scoring.championship`` (every bonus per deal), catalogue bonuses and maluses (the Direction's
-fixed points included), and the late-report malus as it grows until the season's end.
+bring: here they are tables of the season's players playing random deals scored by
+``scoring.round``, their championship line items by ``scoring.championship`` (every bonus per
+deal), catalogue bonuses and maluses (the Direction's fixed points included) on the seated
+players, and the late-report malus as it grows until the season's end, on each round's winner,
+who writes its report.
 """
 
 from dataclasses import replace
@@ -20,10 +23,18 @@ from scoring.championship import (
     round_limit_items,
     round_line_items,
 )
-from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
-from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED, late_malus, playoff_status, report_risk
-from scoring.ranking import PlayerSeason, final_ranking
+from scoring.outlook.season import (
+    ELIMINATED,
+    IN_CONTENTION,
+    QUALIFIED,
+    ComingRound,
+    Contender,
+    Rules,
+    prospects,
+)
+from scoring.playoff_race import late_malus, report_risk
+from scoring.ranking import TIEBREAKS, PlayerSeason, final_ranking
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
 
@@ -77,13 +88,14 @@ def test_it_knows_a_round_of_the_default_rules_can_give_sixteen_points():
 
 def test_it_calls_no_one_qualified_whom_a_sixteen_point_round_can_catch():
     # One round left, one place. Léo leads Chloé by 22 points: +15 for her and −6 for him would
-    # leave him 1 point ahead, but the rules let her take 16 in that round while he, absent,
-    # gets a late arrival, an unexcused absence and an ethics malus (−6).
+    # leave him 1 point ahead, but the rules let her take 16 at that table while he, seated there
+    # too, gets a late arrival, an unexcused absence and an ethics malus (−6).
     current = [
         PlayerSeason("Léo", 100, 5, 1, 0, 0),
         PlayerSeason("Chloé", 78, 5, 3, 0, 0),
+        *(PlayerSeason(f"P{n}", 0, 5, 0, 0, 0) for n in range(1, 4)),
     ]
-    statuses = playoff_status(current, 1, ONE_PLACE)
+    shown = statuses(current, [ComingRound(5)], {}, ONE_PLACE)
 
     chloe = sum(item.points for item in sixteen_point_round() if item.player == "Chloé")
     maluses = [adjustment_item("Léo", code, RULEBOOK) for code in ("retard", "absence", "ethique")]
@@ -96,7 +108,7 @@ def test_it_calls_no_one_qualified_whom_a_sixteen_point_round_can_catch():
 
     assert (leo, chloe) == (-6, 16)
     assert ranked[0].player == "Chloé"  # 94 each, Chloé ahead on round wins
-    assert statuses["Léo"].code != QUALIFIED
+    assert shown["Léo"] != QUALIFIED
 
 
 # --- any season: rounds scored by the engine --------------------------------------------------
@@ -159,17 +171,18 @@ def rulebooks(draw):
 
 
 @st.composite
-def round_points(draw, rulebook, rng, racing, push):
-    """A round scored by the engine: ``(seated, line items within the limits, totals)``.
+def round_points(draw, rulebook, rng, racing, push, size):
+    """A round of ``size`` seats scored by the engine: ``(seated, line items within the limits,
+    totals)``.
 
     ``push(player)`` says where the bonuses and maluses of each ``racing`` player go: "up" (the
     Direction fixes him a bonus beyond the cap), "down" (a malus beyond the floor) or ``None``
-    (nothing, a bonus or malus of the catalogue, or any fixed points, drawn)."""
-    size = draw(st.sampled_from([4, 5]))
-    first = [player for player in racing if push(player) == "down"][:1]  # he will be its author
+    (nothing, a bonus or malus of the catalogue, or any fixed points, drawn); only a seated
+    player gets one (docs/regles.md §5.5)."""
+    first = [player for player in racing if push(player) == "down"][:1]
     chosen = first + draw(st.lists(st.sampled_from(racing), unique=True, max_size=size - len(first)))
     chosen = list(dict.fromkeys(chosen))
-    seated = tuple(chosen + [name for name in NAMES if name not in chosen][: size - len(chosen)])
+    seated = tuple(chosen + [name for name in racing if name not in chosen][: size - len(chosen)])
     if draw(st.booleans()):
         deals = random_deals(rng, seated, draw(st.integers(0, 30)))
         result = score_round(seated, deals, rulebook)
@@ -180,7 +193,7 @@ def round_points(draw, rulebook, rng, racing, push):
         facts = RoundFacts(totals, None)
     items = round_line_items(facts, rulebook)
     codes = [entry.code for entry in rulebook.championship.catalogue]
-    for player in racing:
+    for player in seated:
         choice = push(player) or draw(st.sampled_from(["none", "none", "catalogue", "fixed"]))
         if choice == "catalogue":
             items.append(adjustment_item(player, draw(st.sampled_from(codes)), rulebook))
@@ -210,14 +223,15 @@ def after_round(season, seated, points, totals):
 def seasons_and_futures(draw):
     """A season today, what the statuses are told of its future, and one end it can reach.
 
-    Returns ``(rulebook, current, round_late, late, final)``: ``round_late`` and ``late`` as
-    ``playoff_status`` takes them, computed from the report deadlines; ``final`` the players'
-    seasons at the end, after rounds scored by the engine and the reports filed or not."""
+    Returns ``(rulebook, current, coming, late, final)``: ``coming`` and ``late`` as the outlook
+    takes them (the rounds to come, each a table with the malus its report may reach, and what
+    the missing reports may still add), computed from the report deadlines; ``final`` the
+    players' seasons at the end, after rounds scored by the engine and the reports filed or not."""
     rulebook = draw(rulebooks())
     rng = draw(st.randoms(use_true_random=False))
     end = TODAY + timedelta(days=draw(st.integers(0, 120)))
     days = rulebook.reports.deadline_days
-    count = draw(st.integers(rulebook.cup.playoff_players + 1, len(NAMES)))
+    count = draw(st.integers(5, len(NAMES)))  # enough for a table of 5
     racing = NAMES[:count]
     current = [
         PlayerSeason(
@@ -240,25 +254,27 @@ def seasons_and_futures(draw):
     late = {}
     for author, deadline in missing:
         late[author] = late.get(author, 0) + report_risk(deadline, None, TODAY, end, rulebook)
-    coming, round_late = [], []
+    coming, dates = [], []
     for _ in range(draw(st.integers(0, 3))):
+        size = draw(st.sampled_from([4, 5]))
         if draw(st.booleans()):
             played_on = TODAY - timedelta(days=draw(st.integers(0, 14)))
-            round_late.append(late_malus(played_on + timedelta(days=days), None, end, rulebook))
+            malus = late_malus(played_on + timedelta(days=days), None, end, rulebook)
         else:
             played_on = TODAY + timedelta(days=draw(st.integers(0, (end - TODAY).days)))
-            round_late.append(late_malus(TODAY + timedelta(days=days), None, end, rulebook))
-        coming.append(played_on)
+            malus = late_malus(TODAY + timedelta(days=days), None, end, rulebook)
+        coming.append(ComingRound(size, late=malus))
+        dates.append(played_on)
 
     # Either every future is drawn, or, knowing the statuses shown today, an adversary pushes a
     # player with a status one way and everyone else the other: the ends that come closest to
     # contradicting that status, all of them reachable under the rules.
-    shown = playoff_status(current, len(coming), rulebook, round_late=round_late, late=late)
-    decided = [name for name in racing if shown[name].code != IN_CONTENTION]
+    shown = statuses(current, coming, late, rulebook)
+    decided = [name for name in racing if shown[name] != IN_CONTENTION]
     victim = draw(st.sampled_from(decided or racing))
     mode = draw(st.sampled_from(["down", "up", None]))
     if mode is not None and victim in decided:
-        mode = "down" if shown[victim].code == QUALIFIED else "up"
+        mode = "down" if shown[victim] == QUALIFIED else "up"
 
     def push(player):
         if mode is None:
@@ -279,34 +295,53 @@ def seasons_and_futures(draw):
     for author, deadline in missing:
         grown = late_malus(deadline, filed(author, TODAY), end, rulebook)
         add(author, grown - late_malus(deadline, None, TODAY, rulebook))
-    for played_on in coming:
-        seated, items, totals = draw(round_points(rulebook, rng, racing, push))
+    for coming_round, played_on in zip(coming, dates, strict=True):
+        seated, items, totals = draw(round_points(rulebook, rng, racing, push, coming_round.size))
         for name in racing:
             points = sum(item.points for item in items if item.player == name)
             final[name] = after_round(final[name], seated, points, totals)
-        downs = [name for name in seated if push(name) == "down"]
-        author = downs[0] if downs else draw(st.sampled_from(seated))
-        if author in final:
-            deadline = played_on + timedelta(days=days)
-            add(author, late_malus(deadline, filed(author, max(TODAY, played_on)), end, rulebook))
-    return rulebook, current, round_late, late, list(final.values())
+        best = max(totals.values())
+        winners = [name for name in seated if totals[name] == best]  # its report's author (§6.1)
+        downs = [name for name in winners if push(name) == "down"]
+        author = downs[0] if downs else draw(st.sampled_from(winners))
+        deadline = played_on + timedelta(days=days)
+        add(author, late_malus(deadline, filed(author, max(TODAY, played_on)), end, rulebook))
+    return rulebook, current, coming, late, list(final.values())
 
 
-@settings(max_examples=300, deadline=None)
+def statuses(current, coming, late, rulebook):
+    """``{name: status}`` of the outlook's certain answer (docs/regles.md §6.4) for these seasons,
+    rounds to come and late-report malus still to come."""
+    keys = rulebook.championship.tiebreaks
+    players = [
+        Contender(
+            season.player,
+            season.points,
+            season.rounds,
+            late=late.get(season.player, 0),
+            tiebreaks=tuple(TIEBREAKS[key](season) for key in keys),
+        )
+        for season in current
+    ]
+    found = prospects(players, coming, Rules.of(rulebook))
+    return {name: prospect.certain.status for name, prospect in found.items()}
+
+
+@settings(max_examples=150, deadline=None)
 @given(seasons_and_futures())
 def test_it_never_takes_back_a_status_whatever_the_engine_scores(case):
-    rulebook, current, round_late, late, final = case
-    statuses = playoff_status(current, len(round_late), rulebook, round_late=round_late, late=late)
+    rulebook, current, coming, late, final = case
+    shown = statuses(current, coming, late, rulebook)
     ranked, _ = final_ranking(final, rulebook)
     top = {standing.player for standing in ranked[: rulebook.cup.playoff_players]}
 
-    for player, status in statuses.items():
-        if status.code == QUALIFIED:
-            assert player in top, french(status.reason)
-        elif status.code == ELIMINATED:
-            assert player not in top, french(status.reason)
+    for player, status in shown.items():
+        if status == QUALIFIED:
+            assert player in top, (player, status, ranked)
+        elif status == ELIMINATED:
+            assert player not in top, (player, status, ranked)
     # Steer the search towards the ends that come closest to contradicting a status.
-    target(-_closest_call(statuses, ranked, rulebook.cup.playoff_players))
+    target(-_closest_call(shown, ranked, rulebook.cup.playoff_players))
 
 
 def _closest_call(statuses, ranked, places):
@@ -316,8 +351,8 @@ def _closest_call(statuses, ranked, places):
     margins = [1000]
     for player, status in statuses.items():
         others = sorted((p for name, p in points.items() if name != player), reverse=True)
-        if status.code == IN_CONTENTION or player not in points or len(others) < places:
+        if status == IN_CONTENTION or player not in points or len(others) < places:
             continue
         line = others[places - 1]  # he is out once this many others reach him
-        margins.append(points[player] - line if status.code == QUALIFIED else line - points[player])
+        margins.append(points[player] - line if status == QUALIFIED else line - points[player])
     return min(margins)

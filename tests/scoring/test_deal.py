@@ -412,7 +412,6 @@ def test_it_negates_the_petit_au_bout_when_the_other_side_wins_it(table_and_deal
     assert first == [-value for value in second]
 
 
-
 def test_a_misere_names_its_player_with_the_elision_french_wants():
     deal = played(partner=DAVID, bouts=2, points=Decimal(41), miseres=(EMILE, CHLOE))
     labels = [term.label for term in score_deal(deal, FIVE, DEFAULT).terms if term.code == "misere"]

@@ -9,6 +9,7 @@ from championship.cup.state import cup_json, cup_state
 from federation.models import Season
 from federation.snapshot import reads_one_snapshot
 from scoring.cup_reasons import french
+from scoring.outlook.french import sentence
 
 
 def cup_text(state):
@@ -39,14 +40,16 @@ def cup_text(state):
 
 
 def status_lines(state):
-    """Each player's status for the play-offs and the bound it rests on, while the regular
-    rounds or a late-report malus may still change the ranking; nothing once it cannot."""
+    """Each player's play-off outlook (docs/regles.md §6.4: his status, where he can still
+    finish, certainly and at the table's play, and what he needs) and the bound it rests on,
+    while the regular rounds or a late-report malus may still change the ranking; nothing once
+    it cannot."""
     outlook = season_outlook(state.season, state.standings)
     if not (outlook.rounds or outlook.late):
         return []
     lines = [f"Qualification pour les play-offs, selon cette borne : {outlook.bound}"]
     rows = status_rows(state.season, state.standings, outlook)
-    return lines + [f"  {row.player.name} — {french(row.status.reason)}" for row in rows]
+    return lines + [f"  {sentence(row.prospect)}" for row in rows]
 
 
 class Command(BaseCommand):

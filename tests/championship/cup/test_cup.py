@@ -19,7 +19,7 @@ from championship.standings.season import season_standings
 from federation.models import Player
 from scoring.cup_reasons import french
 from scoring.deal import DealInput, Poignee
-from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED
+from scoring.outlook.season import ELIMINATED, IN_CONTENTION, QUALIFIED
 from scoring.round import score_round
 from scoring.rulebook import load_default_rulebook
 from tests.championship.cup.cup_helpers import (
@@ -214,17 +214,11 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
 
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
-    assert french(statuses["S11"].reason).startswith(
-        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus "
-        "haut, à −30 points (+30 par manche au plus sur la manche restante)"
-    )
-    assert french(statuses["S01"].reason).startswith(
-        "Qualification assurée : au pire à la 10e place, dans les 10 places qualificatives — même au "
-        "plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
-    )
+    assert statuses["S11"].prospect.certain.best == 11  # at best 11th, one place beyond the 10
+    assert statuses["S01"].prospect.certain.worst <= 10
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
     assert statuses["Membre"].code == ELIMINATED
-    assert "il en faut 3 pour entrer au classement" in french(statuses["Membre"].reason)
+    assert statuses["Membre"].prospect.certain.best is None  # never ranked
     assert "Ancien" not in statuses
 
 
@@ -236,7 +230,7 @@ def test_it_leaves_everyone_in_contention_while_many_rounds_remain(season, membe
     statuses = statuses_by_name(season)
 
     assert {status.code for status in statuses.values()} == {IN_CONTENTION}
-    assert french(statuses["Membre"].reason).startswith("En course : 0 manche jouée")
+    assert statuses["Membre"].prospect.certain.best == 1  # 0 rounds played, every place still open
 
 
 def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
@@ -248,7 +242,8 @@ def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
     assert remaining_rounds(season, standings) == 1
     statuses = statuses_by_name(season)
     assert statuses["S11"].code == ELIMINATED  # 10 ranked players stay too far ahead
-    assert "sur la manche restante" in french(statuses["S11"].reason)  # not the final ranking's verdict
+    # the round entered is still to count: S11 sits at it, and may still win it
+    assert statuses["S11"].prospect.need.most == 10
 
 
 def test_a_draft_counts_as_remaining_too_though_it_does_not_await_homologation(season):
@@ -269,13 +264,10 @@ def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
 
     statuses = statuses_by_name(season)
 
-    assert (
-        french(statuses["S10"].reason)
-        == "Qualification assurée : 10e place du classement final, parmi les 10 places"
-    )
-    assert (
-        french(statuses["S11"].reason) == "Hors course : 11e place du classement final, au-delà des 10 places"
-    )
+    assert statuses["S10"].code == QUALIFIED
+    assert (statuses["S10"].prospect.certain.best, statuses["S10"].prospect.certain.worst) == (10, 10)
+    assert statuses["S11"].code == ELIMINATED
+    assert (statuses["S11"].prospect.certain.best, statuses["S11"].prospect.certain.worst) == (11, 11)
 
 
 # --- the cup command -----------------------------------------------------------------------------

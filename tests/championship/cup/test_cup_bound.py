@@ -16,8 +16,7 @@ from championship.models import ChampionshipLine, Report, Round
 from championship.services import update_season_rulebook
 from championship.standings.season import season_standings
 from federation.models import Player, Season
-from scoring.cup_reasons import french
-from scoring.playoff_race import ELIMINATED, IN_CONTENTION, QUALIFIED
+from scoring.outlook.season import ELIMINATED, IN_CONTENTION, QUALIFIED
 from tests.championship.cup.cup_helpers import play_totals, round_limits
 from tests.factories import make_round
 
@@ -186,15 +185,13 @@ def test_it_leaves_in_contention_a_leader_whose_missing_report_may_still_cost_hi
 
     assert (outlook.rounds, outlook.late) == (0, {"Alice": -9})
     assert statuses["Alice"].code == IN_CONTENTION  # she may fall to 29
-    assert french(statuses["Alice"].reason) == (
-        "En course : entre la 1re et la 2e place du classement final selon les malus de "
-        "compte-rendu en retard à venir, pour 1 place"
-    )
+    certain = statuses["Alice"].prospect.certain
+    assert (certain.best, certain.worst) == (1, 2)
+    table = statuses["Alice"].prospect.table  # rank points only: the malus to come counts as zero
+    assert (table.best, table.worst) == (1, 1)
     assert statuses["Bruno"].code == IN_CONTENTION
-    assert french(statuses["Chloé"].reason) == (
-        "Hors course : au mieux à la 3e place du classement final (malus de compte-rendu en "
-        "retard à venir compris), au-delà des 1 places"
-    )
+    assert statuses["Chloé"].code == ELIMINATED
+    assert statuses["Chloé"].prospect.certain.best == 3
 
 
 def test_it_qualifies_a_leader_whom_no_malus_to_come_can_catch(db):
@@ -207,10 +204,8 @@ def test_it_qualifies_a_leader_whom_no_malus_to_come_can_catch(db):
 
     statuses = {player.name: status for player, status in season_statuses(season).items()}
 
-    assert (
-        french(statuses["Alice"].reason)
-        == "Qualification assurée : 1re place du classement final, parmi les 1 places"
-    )
+    assert statuses["Alice"].code == QUALIFIED
+    assert (statuses["Alice"].prospect.certain.best, statuses["Alice"].prospect.certain.worst) == (1, 1)
 
 
 def test_it_says_which_bound_the_statuses_rest_on(client, db):
@@ -219,13 +214,14 @@ def test_it_says_which_bound_the_statuses_rest_on(client, db):
     html = client.get(reverse("championship:cup_status", args=[season.name])).content.decode()
     text = run_cup(season.name, "--format", "text")
 
-    assert "au plus +30 points par manche selon le règlement de la saison" in html
-    # A round played a week from now at the earliest: its report 8 started weeks late at most.
-    assert "jusqu'à −8 pour l'auteur de chacune des manches restantes" in html
+    assert "une manche donne à un joueur au plus +30 et au moins −30 points" in html
+    # A round played a week from now at the earliest: its report 8 started weeks late at most,
+    # on its winner, who writes it.
+    assert "jusqu'à −8 au vainqueur de chacune des manches restantes" in html
     assert "Alice −9" in html
     assert "Qualification pour les play-offs, selon cette borne : au plus +30 points par manche" in text
-    assert "jusqu'à −8 pour l'auteur de chaque manche restante, Alice −9" in text
-    assert "  Alice — En course" in text
+    assert "jusqu'à −8 pour le vainqueur de chaque manche restante, Alice −9" in text
+    assert "  Alice : en course, entre la 1re et la 4e place quoi qu'il arrive" in text
 
 
 def test_it_keeps_the_cup_json_free_of_the_statuses(db):

@@ -125,33 +125,32 @@ def test_it_explains_each_status_and_the_assumption(client, season, member):
     html = client.get(status_url(season)).content.decode()
 
     assert html.count('class="cup-badge qualified"') == 11  # ten players and the legend
-    assert (
-        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus haut, "
-        "à −30 points (+30 par manche au plus" in html
-    )
+    details = dict(re.findall(r"<summary>(\S+) — [^<]*</summary>\s*<dl[^>]*>(.*?)</dl>", html, re.S))
+    assert "à la 11e place" in details["S11"]  # the one round left cannot lift him higher
+    assert "jamais classé" in details["Membre"]  # 0 rounds played, 3 needed, 1 left
+    assert "ne peut plus jouer assez de manches pour être classé" in details["Membre"]
     assert "Il reste 1 manche régulière susceptible de changer le classement" in html
-    assert (
-        "<strong>au plus +30 points par manche selon le règlement de la saison</strong>, et au moins −30"
-        in html
-    )
-    assert "Membre" in html
+    assert "une manche donne à un joueur au plus +30 et au moins −30 points" in html
 
 
-def test_each_player_in_the_race_gets_a_sentence_of_his_own(client, season, member):
-    """Everyone in contention (two rounds left, ±30 a round): each sentence says the places the
-    player may end between and how many points would make his place certain; no two alike."""
+def test_each_player_gets_both_answers_in_his_detail(client, season, member):
+    """Everyone in contention whatever happens (two rounds left, ±30 a round); at the table's
+    play, rank points only, each player's place is already one of his own: the detail of each
+    says both, and what he would need."""
     ranked_season(season, 12)
     season.remaining_rounds = 2
     season.save()
 
     html = client.get(status_url(season)).content.decode()
-    sentences = re.findall(r'<td class="[^"]*\bwhy\b[^"]*">(.*?)</td>', html, re.S)
-    race = [s.strip() for s in sentences if s.strip().startswith("En course : au mieux")]
-    assert len(race) == 12
-    assert len(set(race)) == len(race)
-    assert all(
-        "lui assureraient sa place" in sentence or "ne lui assureraient pas" in sentence for sentence in race
-    )
+    details = dict(re.findall(r"<summary>(\S+) — [^<]*</summary>\s*<dl[^>]*>(.*?)</dl>", html, re.S))
+
+    assert len(details) == 13  # twelve ranked players and the member without a round
+    at_table = [
+        re.search(r"Au jeu de la table</dt><dd>([^<]*)<", details[f"S{n:02}"]).group(1) for n in range(1, 13)
+    ]
+    assert at_table == [f"à la {n}{'re' if n == 1 else 'e'} place" for n in range(1, 13)]
+    assert all("entre la 1re et la" in details[f"S{n:02}"] for n in range(1, 13))
+    assert "il en faudrait 21" in details["S11"]
 
 
 def test_it_answers_404_for_an_unknown_season(client, db):
@@ -192,3 +191,24 @@ def test_it_shows_a_visitor_nothing_of_an_unpublished_play_off_or_final(client, 
         assert unpublished not in public, unpublished
     assert "La Cave à Hélène" in entry and "soumise" in entry
     assert public.count("à jouer") >= 1 and date in entry
+
+
+def test_a_runaway_computation_is_said_never_a_server_error(client, season, monkeypatch):
+    """The solver gives up on a search it cannot prove in time (`SolverError`): the page says
+    so with a 503 and a time to come back, rather than a 500 or a figure it could not prove."""
+    from scoring.outlook import season as outlook  # noqa: PLC0415
+    from scoring.outlook.linear import SolverError  # noqa: PLC0415
+
+    def gives_up(*args, **kwargs):
+        raise SolverError("HiGHS : Time limit reached")
+
+    monkeypatch.setattr(outlook, "prospects", gives_up)
+    monkeypatch.setattr("championship.cup.outlook.prospects", gives_up)
+    ranked_season(season, 12)
+    season.remaining_rounds = 2
+    season.save()
+
+    response = client.get(status_url(season))
+
+    assert response.status_code == 503 and response["Retry-After"] == "600"
+    assert "a pris trop de temps" in response.content.decode()

@@ -1,6 +1,7 @@
-"""The qualification page's statuses and « Ce qu'il faut à chacun » are computed once per state
-of the season (`championship.cup.outlook.season_race`, one `scoring.needs` pass for both) and are
-never stale: a write, once committed, is seen by the next read."""
+"""The qualification page's statuses and outlook are computed once per state of the season and of
+its calendar (`championship.cup.outlook.season_race`, one `scoring.outlook.season.prospects` pass
+for both) and are never stale: a write, once committed, is seen by the next read, and so is an
+answer to a night, which changes no figure of the season but who may sit at its table."""
 
 import datetime
 
@@ -10,13 +11,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from championship.cup.outlook import season_race, status_rows
+from championship.cup.outlook import contenders, playable, season_outlook, season_race, status_rows
 from championship.models import Round
 from championship.standings.season import season_standings
-from federation.models import Season
+from federation.models import Player, Season
 from federation.snapshot import read_snapshot
-from scoring import needs as rules
-from scoring.playoff_race import playoff_race, playoff_status
+from gamenights import schedule, services
+from scoring.outlook.season import Rules, prospects
 from scoring.rulebook import default_rulebook_text
 from tests.factories import EXAMPLE_TOTALS, make_round
 
@@ -41,26 +42,18 @@ def race_season(transactional_db):
 def needs_of(client, season):
     url = reverse("championship:cup_status", args=[season.name]) + "?format=json"
     data = client.get(url).json()
-    return data["remaining"], {need["player"]: need for need in data["needs"]}
+    return data["remaining"], {player["player"]: player for player in data["players"]}
 
 
 def test_the_statuses_and_the_needs_come_from_one_computation(race_season):
     with read_snapshot():
         standings = season_standings(race_season)
         race = season_race(race_season, standings)
-    current = [row.season for row in race.rows]
-    statuses, needs = playoff_race(current, 2, race_season.rulebook, round_late=race.outlook.round_late)
-    assert statuses == playoff_status(current, 2, race_season.rulebook, round_late=race.outlook.round_late)
-    assert needs == rules.needs(
-        current,
-        2,
-        places=2,
-        minimum_rounds=race_season.rulebook.championship.minimum_rounds,
-        loss=race.outlook.loss,
-        gain=race.outlook.gain,
-        round_late=race.outlook.round_late,
-    )
-    assert [need for _player, need in race.needs] == [needs[entry.player] for entry in current]
+        outlook = season_outlook(race_season, standings)
+        players, _current = contenders(race_season, standings, outlook)
+    found = prospects(players, playable(outlook.coming, players), Rules.of(race_season.rulebook))
+    assert [row.prospect for row in race.rows] == [found[player.name] for player in players]
+    assert [row.status.code for row in race.rows] == [found[player.name].certain.status for player in players]
     assert {row.player.name: row.status for row in race.rows} == {
         row.player.name: row.status for row in status_rows(race_season, standings)
     }
@@ -68,11 +61,26 @@ def test_the_statuses_and_the_needs_come_from_one_computation(race_season):
 
 def test_the_qualification_page_is_read_from_the_cache_when_warm(client, race_season):
     url = reverse("championship:cup_status", args=[race_season.name])
-    assert "Ce qu'il faut à chacun" in client.get(url).content.decode()
+    assert "Le détail de chacun" in client.get(url).content.decode()
     with CaptureQueriesContext(connection) as warm:
-        assert "Ce qu'il faut à chacun" in client.get(url).content.decode()
+        assert "Le détail de chacun" in client.get(url).content.decode()
     seats = [query["sql"] for query in warm if "championship_seat" in query["sql"]]
     assert seats == [], "a warm page reads no seat: its statuses and needs are cached"
+
+
+def test_an_answer_that_seats_a_night_is_seen_by_the_next_read(client, race_season, monkeypatch):
+    """Four of the five players say « je viens » to the one night left: the table is on, and the
+    fifth can no longer play; the figures' token does not change, the calendar's digest does."""
+    monkeypatch.setattr(schedule.timezone, "localdate", lambda *args: datetime.date(2011, 3, 1))
+    night = services.schedule_night(race_season, date=datetime.date(2011, 3, 8))
+    remaining, before = needs_of(client, race_season)
+    assert remaining == 1 and before["Émile"]["need"]["most"] == 10  # he may still win it
+    before_the_night = datetime.datetime(2011, 3, 1, 12, tzinfo=datetime.UTC)
+    for name in ("Alice", "Bruno", "Chloé", "David"):
+        services.answer(night, Player.objects.get(name=name), "yes", now=before_the_night)
+    remaining, after = needs_of(client, race_season)
+    assert remaining == 1 and after["Émile"]["need"]["most"] == 0  # no seat for him
+    assert after["Alice"]["need"]["most"] == 10
 
 
 @pytest.mark.parametrize("write", ["remaining_rounds", "new_round"])
@@ -91,6 +99,6 @@ def test_a_write_is_seen_by_the_next_read_of_the_needs(client, race_season, writ
     cache.clear()
     assert needs_of(client, race_season) == (remaining, after)  # what a computation from scratch gives
     if write == "remaining_rounds":
-        assert remaining == 3 and {need["remaining"] for need in after.values()} == {3}
+        assert remaining == 3 and after["Alice"]["need"]["most"] == 30  # three wins at most
     else:
         assert remaining == 2

@@ -63,11 +63,11 @@ def test_it_quotes_the_filename_of_a_pdf_safely(client, season, settings, tmp_pa
     response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
     assert response.status_code == 200
     encoded = "bulletin-sp%C3%A9%22cial.pdf"
-    assert response["Content-Disposition"] == f"attachment; filename*=utf-8''{encoded}"
+    assert response["Content-Disposition"] == f"inline; filename*=utf-8''{encoded}"
     season.name = '"2010"'
     season.save()
     response = client.get(reverse("championship:bulletin_pdf", args=[season.name]))
-    assert response["Content-Disposition"] == 'attachment; filename="bulletin-\\"2010\\".pdf"'
+    assert response["Content-Disposition"] == 'inline; filename="bulletin-\\"2010\\".pdf"'
 
 
 # --- the length of a report -----------------------------------------------------------------------

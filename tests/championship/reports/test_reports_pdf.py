@@ -61,7 +61,7 @@ def test_it_downloads_the_report_as_a_real_pdf(client, homologated):
     assert "Garde sans" in text and "Plus grosse donne" in text
     assert f"page 1 / {len(reader.pages)}" in text
     landscape = [page for page in reader.pages if page.mediabox.width > page.mediabox.height]
-    assert landscape, "the deal table is laid out on a landscape page"
+    assert not landscape, "every page is portrait, the deals' grid too (read on a phone)"
 
 
 def test_it_neutralises_hostile_markdown_in_the_pdf(homologated):

@@ -90,7 +90,7 @@ def test_it_shows_the_report_of_a_homologated_round_to_anyone(client, homologate
 
 def test_the_report_stays_in_french_for_an_english_visitor(client, homologated):
     html = client.get(page_url(homologated), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Download the PDF" in html  # the page around it follows the visitor's language
+    assert "Open the PDF" in html  # the page around it follows the visitor's language
     assert "Poignée simple de Bruno" in html and "Misère de Chloé" in html
     assert "novembre" in html  # the compte-rendu's dates in French too
     pdf = client.get(reverse("championship:report_pdf", args=[homologated.pk]), HTTP_ACCEPT_LANGUAGE="en")

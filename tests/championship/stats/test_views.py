@@ -189,19 +189,22 @@ def test_the_qualification_page_says_what_each_player_needs(client, three_rounds
     season.save()
     url = reverse("championship:cup_status", args=[season.name])
     html = markup.unescape(client.get(url).content.decode())
-    assert "Ce qu'il faut à chacun" in html
-    assert "en 2 manches" in html
+    assert "Le détail de chacun" in html and "Pour être sûr d'une place" in html
+    assert "Il reste 2 manches régulières." in html
     english = markup.unescape(client.get(url, headers={"accept-language": "en"}).content.decode())
-    assert "What each player needs" in english and "in 2 rounds" in english
+    assert "Each player in detail" in english and "To be sure of a place" in english
     data = client.get(url + "?format=json").json()
-    assert data["season"] == season.name and data["remaining"] == 2
-    assert sorted(need["player"] for need in data["needs"]) == sorted(EXAMPLE_PLAYERS)
-    assert {"code", "needed", "least", "most", "to_play", "reachable"} <= set(data["needs"][0])
+    assert data["season"] == season.name and data["remaining"] == 2 and data["places"] == 2
+    assert sorted(player["player"] for player in data["players"]) == sorted(EXAMPLE_PLAYERS)
+    first = data["players"][0]
+    assert {"status", "certain", "table", "need"} <= set(first)
+    assert set(first["certain"]) == set(first["table"]) == {"status", "best", "worst"}
+    assert {"needed", "least", "most", "reachable", "example"} <= set(first["need"])
 
 
-def test_in_a_finished_season_the_json_says_hors_course_as_the_page_does(client, three_rounds):
-    """No regular round left, 2 places: the page calls the 3 players below the cut « hors
-    course »; the JSON says a place is out of their reach, and within reach of the 2 others."""
+def test_in_a_finished_season_the_json_says_eliminated_as_the_page_does(client, three_rounds):
+    """No regular round left, 2 places: the page calls the 3 players below the cut « éliminé »;
+    the JSON says so, with their final places, both answers alike."""
     season = three_rounds[0].season
     season.remaining_rounds = 0
     season.rulebook_text = default_rulebook_text().replace("playoff_players = 10", "playoff_players = 2")
@@ -213,12 +216,13 @@ def test_in_a_finished_season_the_json_says_hors_course_as_the_page_does(client,
         for status, row in re.findall(r'<tr class="status-(\w+)[^"]*"[^>]*>(.*?)</tr>', page, re.S)
     }
     assert sorted(shown.values()) == ["eliminated"] * 3 + ["qualified"] * 2
-    assert "hors course" in page
+    assert "éliminé" in page
     data = client.get(url + "?format=json").json()
-    assert data["remaining"] == 0 and {need["code"] for need in data["needs"]} == {"final"}
-    assert {need["player"]: need["reachable"] for need in data["needs"]} == {
-        name: status != "eliminated" for name, status in shown.items()
-    }
+    assert data["remaining"] == 0
+    assert {player["player"]: player["status"] for player in data["players"]} == shown
+    for player in data["players"]:
+        assert player["certain"] == player["table"]  # no round left: nothing but the final places
+        assert player["certain"]["best"] == player["certain"]["worst"]
 
 
 def test_a_long_list_of_deals_is_paged(client, three_rounds, monkeypatch):

@@ -3,6 +3,7 @@ comes from htmx (header HX-Request), and keep the full page POST + redirect flow
 
 import re
 from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -203,7 +204,7 @@ def test_it_deletes_a_bonus_with_htmx(as_user, example):
     response = as_user("secretary").post(url, **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Bonus/malus de Émile supprimé." in html and "Aucun bonus ni malus." in html
+    assert "Bonus/malus d'Émile supprimé." in unescape(html) and "Aucun bonus ni malus." in html
     assert not Adjustment.objects.exists()
 
 

@@ -1,0 +1,197 @@
+"""The member's news on his phone, in a real browser (Chromium at a phone's viewport, against the
+live server, without the internet): the service worker's `push` handler shows a news as a
+notification (a push delivered by the DevTools protocol, `ServiceWorker.deliverPushMessage`,
+then read back with `registration.getNotifications()`), its `notificationclick` handler opens the
+page it speaks of; « Moi » offers « Recevoir les nouvelles sur ce téléphone » where push is
+possible, and on an iPhone's Safari says how to add the app to the home screen instead."""
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import make_player
+from tests.e2e import test_game_night as night
+from tests.e2e.chromium import requires_chromium
+
+pytestmark = requires_chromium
+expect.set_options(timeout=10_000)
+browser = night.browser  # the same fixture: a headless Chromium for one test
+
+IPHONE_SAFARI = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+)
+
+
+@pytest.fixture
+def vapid(settings):
+    from notifications.management.commands.vapid_keys import new_pair  # noqa: PLC0415
+
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = new_pair()
+    return settings
+
+
+@pytest.fixture
+def alice(season, vapid):
+    return make_player("Alice")
+
+
+def wait_for(condition, what, page, timeout=15.0):
+    """`condition()` once true; the page's own wait between tries lets Playwright hear its events."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        assert time.monotonic() < deadline, f"toujours pas : {what}"
+        page.wait_for_timeout(200)
+    return found
+
+
+def phone_on_moi(browser, live_server, name, **options):
+    phone = night.Phone(browser, live_server.url, name)
+    if options.get("permissions"):
+        phone.context.grant_permissions(options["permissions"], origin=live_server.url)
+    phone.context.set_default_timeout(20_000)
+    night.log_in(phone.page, "alice")
+    phone.page.goto("/")
+    expect(phone.page.locator("#moi")).to_be_visible()
+    return phone
+
+
+def registration_id(cdp, live_server, page):
+    """The service worker registration of the site, as the DevTools protocol names it."""
+    found = {}
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: found.update(
+            {r["scopeURL"]: r["registrationId"] for r in event["registrations"] if not r.get("isDeleted")}
+        ),
+    )
+    cdp.send("ServiceWorker.enable")
+    return wait_for(lambda: found.get(f"{live_server.url}/"), "l'enregistrement du service worker", page)
+
+
+NOTIFICATIONS = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  const shown = await registration.getNotifications();
+  return shown.map((n) => ({ title: n.title, body: n.body, url: n.data && n.data.url }));
+}"""
+
+
+def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server, alice):
+    phone = phone_on_moi(browser, live_server, "push", permissions=["notifications"])
+    page = phone.page
+    expect(page.get_by_role("button", name="Recevoir les nouvelles sur ce téléphone")).to_be_visible()
+    phone.look("offre", page.locator("#nouvelles"))
+    wait_for(
+        lambda: page.evaluate("() => navigator.serviceWorker.controller !== null"), "le service worker", page
+    )
+    cdp = page.context.new_cdp_session(page)
+    news = {
+        "title": "Table confirmée",
+        "text": "Soirée du mardi 3 mars à 20 h 30 : vous êtes au moins quatre.",
+        "url": "/soirees/",
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": live_server.url,
+            "registrationId": registration_id(cdp, live_server, page),
+            "data": json.dumps(news),
+        },
+    )
+    shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    assert shown == [{"title": news["title"], "body": news["text"], "url": f"{live_server.url}/soirees/"}]
+
+    # A tap on it: the handler closes it and opens its page (the worker's `clients.openWindow`
+    # recorded here: a window opens only from a real tap, which the protocol cannot give).
+    worker = phone.context.service_workers[0]
+    opened = worker.evaluate(
+        """async () => {
+          const opened = [];
+          self.clients.openWindow = (url) => { opened.push(url); return Promise.resolve(null); };
+          const [notification] = await self.registration.getNotifications();
+          let work = Promise.resolve();
+          const tap = new NotificationEvent("notificationclick", { notification });
+          Object.defineProperty(tap, "waitUntil", { value: (promise) => { work = promise; } });
+          self.dispatchEvent(tap);
+          await work;
+          return { opened, left: (await self.registration.getNotifications()).length };
+        }"""
+    )
+    assert opened == {"opened": [f"{live_server.url}/soirees/"], "left": 0}
+    assert phone.problems == []
+    phone.close()
+
+
+def test_a_link_elsewhere_opens_the_home_page(browser, live_server, alice):
+    phone = phone_on_moi(browser, live_server, "push-ailleurs", permissions=["notifications"])
+    page = phone.page
+    wait_for(
+        lambda: page.evaluate("() => navigator.serviceWorker.controller !== null"), "le service worker", page
+    )
+    cdp = page.context.new_cdp_session(page)
+    news = {"title": "Piège", "text": "…", "url": "https://ailleurs.example/"}
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": live_server.url,
+            "registrationId": registration_id(cdp, live_server, page),
+            "data": json.dumps(news),
+        },
+    )
+    shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    assert shown[0]["url"] == f"{live_server.url}/"
+    phone.close()
+
+
+def test_an_iphone_in_safari_is_told_to_add_the_app_to_the_home_screen(browser, live_server, alice):
+    phone = night.Phone(browser, live_server.url, "iphone")
+    phone.context.close()
+    phone.context = browser.new_context(
+        base_url=live_server.url, **{**night.PHONE, "user_agent": IPHONE_SAFARI}
+    )
+    # Safari in a tab has no Push API: only the app added to the home screen has it.
+    phone.context.add_init_script("delete window.PushManager;")
+    phone.page = phone.context.new_page()
+    phone.page.on("pageerror", lambda error: phone.problems.append(f"script: {error}"))
+    night.log_in(phone.page, "alice")
+    phone.page.goto("/")
+    box = phone.page.locator("#nouvelles")
+    expect(box.get_by_text("Sur iPhone, les nouvelles n'arrivent qu'à Tarot-Bière ajouté")).to_be_visible()
+    expect(box.get_by_text("Sur l'écran d'accueil", exact=False)).to_be_visible()
+    expect(box.get_by_role("button", name="Recevoir les nouvelles sur ce téléphone")).to_be_hidden()
+    phone.look("iphone", box)
+    assert phone.problems == []
+    phone.close()
+
+
+def test_the_account_page_lists_the_phones_and_the_choices(browser, live_server, alice):
+    from notifications.models import PushSubscription  # noqa: PLC0415
+
+    PushSubscription.objects.create(
+        user=alice.user,
+        endpoint="https://fcm.googleapis.com/fcm/send/secret-part-123",
+        p256dh="x",
+        auth="y",
+        label="Android · Chrome",
+    )
+    phone = night.Phone(browser, live_server.url, "compte-nouvelles")
+    night.log_in(phone.page, "alice")
+    phone.page.goto("/compte/")
+    section = phone.page.locator("#rappels")
+    expect(section.get_by_text("Android · Chrome")).to_be_visible()
+    expect(section).not_to_contain_text("secret-part-123")
+    table = section.locator("table.news-choices")
+    expect(table.get_by_role("checkbox", name="Table confirmée (téléphone)")).to_be_checked()
+    expect(table.get_by_role("checkbox", name="Table confirmée (courriel)")).not_to_be_checked()
+    phone.look("compte", table)
+    table.get_by_role("checkbox", name="Table confirmée (téléphone)").uncheck()
+    section.get_by_role("button", name="Enregistrer mes choix").click()
+    expect(phone.page.get_by_text("Vos choix sont enregistrés", exact=False)).to_be_visible()
+    section.get_by_role("button", name="retirer").click()
+    expect(phone.page.get_by_text("Ce téléphone ne recevra plus vos nouvelles.")).to_be_visible()
+    assert not PushSubscription.objects.exists()
+    assert alice.reminder_preference.push_table_confirmed is False
+    assert phone.problems == []
+    phone.close()

@@ -1,0 +1,129 @@
+"""What the suite changes of the settings production runs with, and why each change is safe
+(issue 36): every setting the tests set — in the environment before Django starts
+(`tests/env_plugin.py`), or through pytest-django's ``settings`` fixture, in a fixture or a
+test — is listed here with its reason. A new override fails this test until it is listed, so
+that none slips in that changes what a page or a static address is.
+
+The settings a page's address and content depend on are never overridden: the suite runs with
+``DEBUG`` off, the manifest storage of the static files (hashed names, a missing file an error)
+and production's static address (`test_the_pages_are_served_as_production_serves_them`).
+"""
+
+import ast
+from pathlib import Path
+
+from django.conf import settings
+
+from federation import settings as production
+
+TESTS = Path(__file__).resolve().parent
+
+# Set in the environment for the whole run (tests/env_plugin.py), with why it is safe.
+ENVIRONMENT = {
+    "SECRET_KEY": "a throwaway key: production refuses to start without one; no page shows it",
+    "DEBUG": "off, as production: the same error pages, templates cached, static files hashed",
+    "STATIC_ROOT": "where the suite's one collectstatic writes: production's files, its own folder",
+    "SECURE_COOKIES": "the test client and the live server speak HTTP, not HTTPS; cookies' content unchanged",
+    "ALLOWED_HOSTS": "the test client's and the live server's host names",
+    "CACHE_URL": "a cache per test process, cleared around every test: figures are still cached",
+    "WARM_FIGURES": "no background warming but in its own tests: a page computes what it lacks",
+}
+
+# Set through the ``settings`` fixture, with why it is safe.
+FIXTURES = {
+    "PASSWORD_HASHERS": "a fast hash for the tests' passwords: what is checked is who may log in",
+    "AXES_ENABLED": "off for the test client's login(); on in the throttling and browser login tests",
+    "WEBHOOK_ALLOW_LOOPBACK": "the tests' chat servers listen on 127.0.0.1; production's refusal is tested",
+    "WEBHOOK_ALLOWED_PORTS": "the tests' chat servers use a port of the system's choosing",
+    "WEBHOOK_ALLOWED_HOSTS": "restored to production's value, to test the address rule itself",
+    "WEBHOOK_TIMEOUT": "short deadlines, to test that a slow chat is abandoned",
+    "PDF_CACHE_DIR": "a temporary folder per test for the stored PDFs",
+    "PDF_RENDER_TIMEOUT": "short, to test that a runaway render is stopped",
+    "PDF_RENDER_MEMORY_MB": "small, to test that a render beyond its memory is stopped",
+    "EMAIL_BACKEND": "the outbox in memory or a failing backend, to read or break what is sent",
+    "EMAIL_HOST": "a closed port on 127.0.0.1, to test a mail server that does not answer",
+    "EMAIL_PORT": "a closed port on 127.0.0.1, to test a mail server that does not answer",
+    "EMAIL_TIMEOUT": "short, to test a mail server that does not answer",
+    "EMAIL_CONFIRMATION_MAX_AGE": "short, to test that a confirmation link expires",
+    "EMAIL_CHANGE_CLIENT_LIMIT": "low, to reach the throttle in a few requests",
+    "EMAIL_CHANGE_ACCOUNT_LIMIT": "low, to reach the throttle in a few requests",
+    "PRIVATE_LINK_FAILURE_LIMIT": "low, to reach the throttle in a few requests",
+    "SITE_URL": "a known address, to check the links written in mails and feeds",
+    "SECRET_KEY": "a rotated key, to test that old signatures still hold (fallbacks) or not",
+    "SECRET_KEY_FALLBACKS": "the old key of a rotation",
+    "SECURE_HSTS_SECONDS": "production's HSTS, to test the header it sends",
+    "SECURE_HSTS_PRELOAD": "production's HSTS, to test the header it sends",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "production's HSTS, to test the header it sends",
+    "AXES_IPWARE_PROXY_COUNT": "a proxy in front, to test the client's address behind it",
+    "AXES_IPWARE_META_PRECEDENCE_ORDER": "a proxy in front, to test the client's address behind it",
+    "ALLOWED_HOSTS": "a host of the test's own, to test what a request to another host gets",
+    "TEMPLATES": "one more template folder, for a report template that fails on purpose",
+    "WARM_FIGURES": "on, in the tests of the background warming",
+    "VAPID_PRIVATE_KEY": "a key pair made for the run (production has none by default), or a wrong one",
+    "VAPID_PUBLIC_KEY": "the public half of the run's key pair: « Moi » offers the phones' news",
+    "VAPID_SUBJECT": "a contact address for the tests' VAPID tokens",
+    "PUSH_ALLOW_LOOPBACK": "the tests' push service listens on 127.0.0.1; production's refusal is tested",
+    "PUSH_ALLOWED_HOSTS": "the tests' push service's host, or production's list restored to test the rule",
+    "PUSH_TIMEOUT": "short, to test that a push service that does not answer is cut",
+}
+
+
+def environment_overrides():
+    tree = ast.parse((TESTS / "env_plugin.py").read_text(encoding="utf-8"))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", "") == "setdefault"
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def fixture_overrides():
+    """``{setting: [file, …]}`` of every ``settings.NAME = …`` and ``override_settings(NAME=…)``."""
+    found = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Assign):
+                targets = []
+                for target in node.targets:
+                    targets += target.elts if isinstance(target, ast.Tuple) else [target]
+                names = [
+                    target.attr
+                    for target in targets
+                    if isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "settings"
+                ]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "override_settings":
+                names = [keyword.arg for keyword in node.keywords]
+            for name in names:
+                found.setdefault(name, []).append(str(path.relative_to(TESTS)))
+    return found
+
+
+def test_every_environment_override_is_listed_with_its_reason():
+    assert environment_overrides() == set(ENVIRONMENT)
+
+
+def test_every_settings_override_is_listed_with_its_reason():
+    found = fixture_overrides()
+    unlisted = {name: files for name, files in found.items() if name not in FIXTURES}
+    assert not unlisted, f"settings changed by the tests without a reason here: {unlisted}"
+    assert set(FIXTURES) <= set(found), f"listed but no longer set: {set(FIXTURES) - set(found)}"
+
+
+def test_no_override_touches_what_a_page_or_a_static_address_is():
+    untouchable = {"DEBUG", "STATIC_URL", "STORAGES", "MIDDLEWARE", "ROOT_URLCONF", "LANGUAGE_CODE"}
+    assert untouchable.isdisjoint(fixture_overrides())
+    assert "DEBUG" not in FIXTURES and ENVIRONMENT["DEBUG"].startswith("off")
+
+
+def test_the_pages_are_served_as_production_serves_them():
+    assert settings.DEBUG is False
+    assert "/" + production.STATIC_URL.lstrip("/") == settings.STATIC_URL
+    backend = settings.STORAGES["staticfiles"]["BACKEND"]
+    assert "Manifest" in backend, backend
+    assert settings.MIDDLEWARE == production.MIDDLEWARE
