@@ -31,6 +31,7 @@ PRECACHE = [
     "js/htmx.min.js",
     "js/rounds-entry.js",
     "js/deal-keys.js",
+    "js/entry-screen.js",
     "js/idb-keyval.min.js",
     "js/offline-entry.js",
     "css/offline-entry.css",

@@ -71,6 +71,8 @@ MISSING_MESSAGES = {
     "points": _("les points du preneur sont obligatoires (un nombre, demis permis)"),
 }
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
+# Folded under « Annonces » on the page, with the poignées (open when one is set or refused).
+EXTRAS = ["called_dame", "miseres", "petit_au_bout", "chelem_announced", "chelem_made_by"]
 
 
 class DealForm(MotifMixin, forms.Form):
@@ -310,6 +312,39 @@ class DealForm(MotifMixin, forms.Form):
 
     def poignee_fields(self):
         return [self[f"poignee_{seat.position}"] for seat in self.seats]
+
+    def dealer_name(self):
+        """The dealer's name shown on the folded dealer line (the rotation's, or the one chosen)."""
+        names = {str(seat.player_id): seat.player.name for seat in self.seats}
+        return names.get(str(self["dealer"].value()), "—")
+
+    def extras_open(self):
+        """« Annonces » shown open: an extra (a poignée, a misère…) is set or refused."""
+        names = [name for name in EXTRAS if name in self.fields]
+        names += [f"poignee_{seat.position}" for seat in self.seats]
+        return any(self[name].errors or self[name].value() not in (None, "", [], False) for name in names)
+
+    def like(self):
+        """The previous played deal for « Comme la précédente » (its taker, partner and contract),
+        or None: a correction, or no deal played yet."""
+        played = [deal for deal in self.round_data.deals if deal.kind == Deal.PLAYED]
+        if self.deal is not None or not played:
+            return None
+        last = played[-1]
+        partner = last.partner_id or (SOLO if self.five else "")
+        return {
+            "number": last.number,
+            "taker_id": last.taker_id,
+            "partner_value": partner,
+            "contract": last.contract,
+        }
+
+    def like_initial(self, number):
+        """The form's initial values « comme la donne `number` » (the page without JavaScript)."""
+        like = self.like()
+        if like is None or str(like["number"]) != str(number):
+            return {}
+        return {"taker": like["taker_id"], "partner": like["partner_value"], "contract": like["contract"]}
 
     def clean_points(self):
         try:

@@ -35,6 +35,7 @@ from championship.rounds.display import round_display
 from championship.rounds.preview import deal_preview as score_preview
 from championship.services import RoundError
 from championship.views.access import (
+    attempt,
     edit_url,
     get_deal_for_editing,
     get_round_for_editing,
@@ -94,6 +95,8 @@ def round_edit(request, pk):
     elif request.method == "POST":
         raise Http404(gettext("Cette manche n'a que des totaux."))
     highlight = request.GET.get("donne", "")
+    if deal_form is not None and not deal_form.is_bound and "comme" in request.GET:
+        deal_form.initial.update(deal_form.like_initial(request.GET["comme"]))  # « Comme la précédente »
     return _render_entry(
         request,
         round_,
@@ -188,7 +191,15 @@ def _entry_context(
         "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
         if last_deal
         else [],
+        "undo": _undoable(round_, display, last_deal),
     }
+
+
+def _undoable(round_, display, last_deal):
+    """The deal just saved that « Annuler » may remove: the round's last, in a draft."""
+    if last_deal is None or round_.status != Round.DRAFT or display.deals[-1].number != last_deal.number:
+        return None
+    return last_deal
 
 
 def _render_entry(request, round_, *, highlight=None, data=None, **forms):
@@ -199,7 +210,9 @@ def _render_entry(request, round_, *, highlight=None, data=None, **forms):
 def _render_entry_update(request, round_, number, done, data):
     """htmx, deal saved: scoreboard, grid with the new deal highlighted and the next deal's form.
 
-    The address becomes the one the redirect gives without JS, and the new deal is scrolled to.
+    The address becomes the one the redirect gives without JS, and the next deal's form is
+    scrolled to the top of the screen (one deal, one screen: docs/utiliser.md). `number`: the
+    deal saved (None: a deal undone).
     """
     # The service left `round_` and `data` as stored (locked, rescored, the deal appended): no
     # need to read them again. The fragment shows the scoreboard, the grid and the next deal's
@@ -217,12 +230,13 @@ def _render_entry_update(request, round_, number, done, data):
         "seat_running": list(zip(display.seats, last_deal.running, last_deal.shares, strict=True))
         if last_deal
         else [],
+        "undo": _undoable(round_, display, last_deal),
     }
     response = render(
         request, "championship/rounds/_entry_live.html", {**context, "done": done, "oob_versions": True}
     )
     replace_url(response, edit_url(round_, number))
-    return reswap(response, f"outerHTML show:#donne-{number}:top")
+    return reswap(response, "outerHTML show:#saisie:top")
 
 
 def _render_deal_errors(request, round_, deal_form):
@@ -273,6 +287,34 @@ def deal_delete(request, pk, number):
         edit_url(round_),
         reverse("championship:deal_edit", args=[round_.pk, number]),
     )
+
+
+@login_required
+@require_POST
+def deal_undo(request, pk, number):
+    """« Annuler » just after a deal is saved: the round's last deal deleted by the service (its
+    history says so), at the round's version the saving left; refused if anything changed since."""
+    round_, deal = get_deal_for_editing(request, pk, number)
+    form = MotifForm(round_, request.POST, versioned=True)
+    if round_.status != Round.DRAFT or round_.deals.filter(number__gt=number).exists() or not form.is_valid():
+        messages.error(
+            request,
+            gettext("La donne %(number)s n'est plus la dernière saisie : corrigez-la depuis la grille.")
+            % {"number": number},
+        )
+        return redirect(edit_url(round_))
+    done = gettext("Donne %(number)s annulée.") % {"number": number}
+    reason = gettext("annulée juste après sa saisie")
+    if not attempt(
+        request, lambda: services.delete_deal(deal, reason, version=form.version, user=request.user), done
+    ):
+        return redirect(edit_url(round_))
+    if not request.htmx:
+        return redirect(edit_url(round_, anchor="#saisie"))
+    list(messages.get_messages(request))  # said in place, not again on the next page
+    round_.refresh_from_db()  # the version the delete left (the page's offline queue reads it)
+    data = round_data.read_round_data(round_, adjustments=False)
+    return _render_entry_update(request, round_, None, done, data)
 
 
 @login_required
@@ -443,6 +485,7 @@ urlpatterns = [
     path("manches/<int:pk>/apercu/", deal_preview, name="deal_preview"),
     path("manches/<int:pk>/donnes/<int:number>/apercu/", deal_preview, name="deal_correction_preview"),
     path("manches/<int:pk>/donnes/<int:number>/supprimer/", deal_delete, name="deal_delete"),
+    path("manches/<int:pk>/donnes/<int:number>/annuler/", deal_undo, name="deal_undo"),
     path("manches/<int:pk>/bonus/", adjustment_add, name="adjustment_add"),
     path(
         "manches/<int:pk>/bonus/<int:adjustment_pk>/supprimer/", adjustment_delete, name="adjustment_delete"

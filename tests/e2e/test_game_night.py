@@ -108,15 +108,27 @@ def log_out(page, username):
 
 
 def choose(form, group, option):
-    """Tap one option of a segmented control (radio buttons drawn as buttons)."""
-    radio = form.get_by_role("group", name=group, exact=True).get_by_role("radio", name=option, exact=True)
-    radio.check()
+    """Tap one option of a segmented control (radio buttons drawn as buttons), unfolded first if
+    it is folded (the dealer's line, « Annonces »)."""
+    unfold(form, group)
+    row = form.get_by_role("group", name=group, exact=True)
+    radio = row.get_by_role("radio", name=option, exact=True)
+    if not radio.is_checked():  # (a chosen button tapped again clears its row on a touch screen)
+        radio = form.page.locator(f"#{radio.get_attribute('id')}")  # (the dealer's line folds once chosen)
+        row.locator("label").filter(has=radio).tap()
     expect(radio).to_be_checked()
 
 
+def unfold(form, group):
+    """Open the folded line (`<details>`) that holds the row `group`, as a person taps it."""
+    for fold in form.locator("details:not([open])").all():
+        if fold.get_by_role("group", name=group, exact=True, include_hidden=True).count():
+            fold.locator("summary").click()
+
+
 def dealer(form, name):
-    """The dealer's button (proposed by the rotation)."""
-    return form.get_by_role("group", name="Donneur", exact=True).get_by_role("radio", name=name, exact=True)
+    """The dealer's button (proposed by the rotation; its line folded on the entry page)."""
+    return form.locator(".field-dealer label").filter(has_text=name).locator("input[type=radio]")
 
 
 def open_announces(form):

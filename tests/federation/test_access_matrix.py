@@ -391,6 +391,11 @@ TABLE = {
         # On a homologated round a deletion needs a motif: the bare POST shows the form again.
         (round_path("homologated", "donnes/1/supprimer/"), MEMBERS_POST_NOTHING, BOARD),
     ],
+    # « Annuler » just after a deal is saved: a bare POST (no version) is sent back to the page.
+    "manches/<int:pk>/donnes/<int:number>/annuler/": [
+        (round_path("draft", "donnes/1/annuler/"), MEMBERS_POST_NOTHING, ENTRY_ACTS),
+        (round_path("homologated", "donnes/1/annuler/"), MEMBERS_POST_NOTHING, BOARD_ACTS),
+    ],
     "manches/<int:pk>/bonus/": [
         (round_path("draft", "bonus/"), MEMBERS_POST_NOTHING, ENTRY),  # the form, with its errors
         (round_path("homologated", "bonus/"), MEMBERS_POST_NOTHING, BOARD),

@@ -20,7 +20,7 @@
 
   function stops(form) {
     return Array.prototype.filter.call(
-      form.querySelectorAll("fieldset[data-stop], .field-points input, button[type=submit]"),
+      form.querySelectorAll("fieldset[data-stop], .field-points input, button.save"),
       function (element) {
         return element.offsetParent !== null; // shown (a passed deal hides the played-only rows)
       }

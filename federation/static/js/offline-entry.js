@@ -22,6 +22,7 @@
  *   only from a page of that account's session (the server refuses it in another's); another
  *   account's kept deals are listed « gardée par … », neither sent, corrected nor deleted. A
  *   logout never erases them (docs/exploitation.md, « Comptes et sécurité »).
+ * - « Annuler la donne N », for 10 seconds after a deal is kept, takes it out of the queue.
  * Nothing is scored here: offline, no preview; the server scores each deal when it arrives.
  */
 (function () {
@@ -138,7 +139,12 @@
       const legend = group && group.querySelector("legend");
       const what = legend ? legend.textContent.trim() : "";
       if ((input.type === "radio" || input.type === "checkbox") && input.checked && input.value) {
-        parts.push((what ? what + " : " : "") + labelOf(input));
+        const part = (what ? what + " : " : "") + labelOf(input);
+        if (input.name === "kind") {
+          parts.unshift(part); // the kind first (« Donne : Passe »), though the dealer's line tops the form
+        } else {
+          parts.push(part);
+        }
       } else if (input.tagName === "SELECT" && input.value) {
         parts.push(labelOf(input) + " : " + input.options[input.selectedIndex].text.trim());
       } else if (input.type !== "radio" && input.type !== "checkbox" && input.tagName !== "SELECT" && input.value) {
@@ -219,7 +225,7 @@
   }
 
   function status(message, options) {
-    const { error = false, retry = false } = options || {};
+    const { error = false, retry = false, undo = null } = options || {};
     lastStatus = { message: message, options: options };
     const box = root() && root().querySelector(".save-status");
     if (!box) {
@@ -241,11 +247,67 @@
       button.addEventListener("click", function () { flush(true); });
       line.append(" ", button);
     }
+    if (undo) {
+      options.until = options.until || Date.now() + 10000; // shown again elsewhere: not for longer
+      const left = Math.round((options.until - Date.now()) / 1000);
+      if (left > 0) {
+        line.append(" ", undoButton(undo, left));
+      }
+    }
     box.append(line);
   }
 
+  /* « Annuler la donne N » for 10 seconds after a deal is kept: it leaves the phone's queue, as
+   * if never saved (the next deal is dealt by its dealer again, and has its number). */
+  function undoButton(deal, seconds) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary undo-kept";
+    button.textContent = text("Undo", { number: deal.number });
+    let left = seconds;
+    const counter = document.createElement("span");
+    counter.setAttribute("aria-hidden", "true");
+    counter.textContent = " (" + left + " s)";
+    button.append(counter);
+    const timer = window.setInterval(function () {
+      left -= 1;
+      counter.textContent = " (" + left + " s)";
+      if (left <= 0) {
+        window.clearInterval(timer);
+        button.remove();
+      }
+    }, 1000);
+    button.addEventListener("click", function () {
+      window.clearInterval(timer);
+      button.remove();
+      undoKept(deal);
+    });
+    return button;
+  }
+
+  async function undoKept(deal) {
+    const still = await keyval.get(deal.id, deals);
+    if (!still || still.status !== "pending" || flushing) {
+      return; // sent meanwhile: the grid has it, corrected or deleted as any stored deal
+    }
+    await keyval.del(deal.id, deals);
+    const form = dealForm();
+    const entries = await keptDeals();
+    if (form && !editing) {
+      const radio = form.querySelector('input[type="radio"][name="dealer"][value="' + fieldOf(deal, "dealer") + '"]');
+      if (radio && !form.dataset.touched && !entries.length) {
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      followRotation(form, entries);
+      numberHeading(form, entries, await remember());
+    }
+    status(text("Undone", { number: deal.number }));
+    render();
+  }
+
   function busy(form, on) {
-    const button = form.querySelector('button[type="submit"]');
+    const button = form.querySelector("button.save") || form.querySelector('button[type="submit"]');
     form.classList.toggle("is-sending", on);
     form.setAttribute("aria-busy", on ? "true" : "false");
     if (button) {
@@ -623,7 +685,7 @@
       event.preventDefault(); // offline, or deals kept before this one: kept behind them
       const offline = !navigator.onLine;
       keep(form).then(function (deal) {
-        status(text(offline ? "Kept" : "Queued", { number: deal.number }), { error: offline, retry: offline });
+        status(text(offline ? "Kept" : "Queued", { number: deal.number }), { error: offline, retry: offline, undo: deal });
         return render();
       }).then(function () { flush(false); });
       return;
@@ -653,7 +715,7 @@
     // No answer: the deal may or may not have reached the server; kept with its key, sent again
     // later, it is stored once either way.
     keep(form).then(function (deal) {
-      status(text("Kept", { number: deal.number }), { error: true, retry: true });
+      status(text("Kept", { number: deal.number }), { error: true, retry: true, undo: deal });
       return render();
     });
   });

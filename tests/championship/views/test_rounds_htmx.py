@@ -62,9 +62,10 @@ def test_it_answers_a_saved_deal_with_the_updated_part_of_the_page(as_user, seas
     assert "Donne 6" in html
     assert response.context["deal_form"]["dealer"].value() == player("Émile").pk
     assert 'name="points"' in html and 'value="49"' not in html
-    # The address becomes the one the redirect gives without JS; the new deal is scrolled to.
+    # The address becomes the one the redirect gives without JS; the next deal's form comes to the
+    # top of the screen (one deal, one screen: issue 34), the new deal highlighted in the grid.
     assert response["HX-Replace-Url"] == entry_url(example) + "?donne=5#donne-5"
-    assert response["HX-Reswap"] == "outerHTML show:#donne-5:top"
+    assert response["HX-Reswap"] == "outerHTML show:#saisie:top"
 
 
 def test_it_leaves_no_stale_message_for_the_next_page_after_an_htmx_deal(as_user, example):
