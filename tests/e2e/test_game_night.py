@@ -99,10 +99,20 @@ def log_in(page, username):
     page.get_by_label(re.compile("utilisateur", re.I)).fill(username)
     page.get_by_label("Mot de passe").fill(PASSWORD)
     page.get_by_role("button", name="Se connecter").click()
+    expect(page.get_by_role("button", name=f"Déconnexion ({username})", include_hidden=True)).to_be_attached()
+    show_menu(page)
     expect(page.get_by_role("button", name=f"Déconnexion ({username})")).to_be_visible()
 
 
+def show_menu(page):
+    """Opens the header's menu where it is a button (on a phone; a wide screen shows it)."""
+    summary = page.locator(".site-menu > summary")
+    if summary.is_visible() and page.locator(".site-menu[open]").count() == 0:
+        summary.click()
+
+
 def log_out(page, username):
+    show_menu(page)
     page.get_by_role("button", name=f"Déconnexion ({username})").click()
     expect(page.get_by_role("link", name="Connexion")).to_be_visible()
 

@@ -156,7 +156,9 @@ class Walk:
         self.page.get_by_label(re.compile("utilisateur", re.I)).fill(username)
         self.page.get_by_label("Mot de passe").fill(DEMO_PASSWORD)
         self.page.get_by_role("button", name="Se connecter").click()
-        self.page.get_by_role("button", name=f"Déconnexion ({username})").wait_for()
+        self.page.get_by_role("button", name=f"Déconnexion ({username})", include_hidden=True).wait_for(
+            state="attached"
+        )
 
     def visit(self, url, status=200, axe=True):
         response = self.page.goto(url)
