@@ -80,13 +80,14 @@ def in_french(view):
 @require_GET
 def report(request, pk):
     round_ = _get_report_round_for_user(request, pk)
-    with translation.override("fr"):  # the compte-rendu itself; the page around it in the visitor's language
-        display = report_display(round_)
-        content = render_to_string(
-            "championship/reports/_content.html",
-            {"display": display, "round_url": reverse("championship:round", args=[round_.pk])},
-            request,
-        )
+    # In the visitor's language, the page and the report's facts, tables and highlights alike (issue 35);
+    # the narrative stays as its author wrote it, and the PDF in French (`in_french`).
+    display = report_display(round_)
+    content = render_to_string(
+        "championship/reports/_content.html",
+        {"display": display, "round_url": reverse("championship:round", args=[round_.pk])},
+        request,
+    )
     context = {
         "display": display,
         "content": content,

@@ -88,11 +88,24 @@ def test_it_shows_the_report_of_a_homologated_round_to_anyone(client, homologate
     assert edit_url(homologated) not in html
 
 
-def test_the_report_stays_in_french_for_an_english_visitor(client, homologated):
+def test_the_report_page_speaks_english_to_an_english_visitor_and_its_pdf_stays_french(client, homologated):
+    """Issue 35: the page in the visitor's language, its facts, tables and highlights included; the
+    narrative as its author wrote it; the PDF in French (README)."""
+    Report.objects.create(
+        round=homologated, author=player("Bruno"), text="Une *grande* soirée.", filed_on=None
+    )
     html = client.get(page_url(homologated), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Download the PDF" in html  # the page around it follows the visitor's language
-    assert "Poignée simple de Bruno" in html and "Misère de Chloé" in html
-    assert "novembre" in html  # the compte-rendu's dates in French too
+    assert "Download the PDF" in html
+    assert "Round ranking" in html and "Highlights" in html and "Bonuses and penalties" in html
+    for french in (
+        "Classement de la manche",
+        "Faits marquants",
+        "Lieu",
+        "Poignée simple de Bruno",
+        "novembre",
+    ):
+        assert french not in html, french
+    assert "<em>grande</em> soirée" in html  # what the author wrote stays as written
     pdf = client.get(reverse("championship:report_pdf", args=[homologated.pk]), HTTP_ACCEPT_LANGUAGE="en")
     pages = PdfReader(io.BytesIO(pdf.content)).pages
     text = " ".join(" ".join(page.extract_text().split()) for page in pages)  # lines joined
