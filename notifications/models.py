@@ -108,4 +108,4 @@ class EmailChange(models.Model):
         verbose_name_plural = _("changements d'adresse électronique")
 
     def __str__(self):
-        return f"{self.user} : {self.previous or '—'} → {self.address}"
+        return f"{self.user} : {self.previous or '—'} → {self.address}"

@@ -125,7 +125,7 @@ def _safe(p) -> str:
         where = f"à {_place(1)} quoi qu'il arrive"
     else:
         where = f"au pire à {_place(p['threats'] + 1)}"
-    return f"Qualification assurée : {where}, {_within(p['places'])} — {low}, {_can_reach(p['threats'])}"
+    return f"Qualification assurée : {where}, {_within(p['places'])} — {low}, {_can_reach(p['threats'])}"
 
 
 def _out_of_reach(p) -> str:
@@ -134,7 +134,7 @@ def _out_of_reach(p) -> str:
     verb = "restera" if ahead < 2 else "resteront"
     stay = f"{plural(ahead, 'joueur')} {agree(ahead, 'classé')} {verb} devant"
     return (
-        f"Hors course : au mieux à {_place(ahead + 1)}, {_beyond(p['places'])} — même au plus haut, "
+        f"Hors course : au mieux à {_place(ahead + 1)}, {_beyond(p['places'])} — même au plus haut, "
         f"à {num(p['best'])} points (+{p['gain']} par manche au plus sur {_the_rounds(p['remaining'])}), "
         f"{stay}"
     )
@@ -165,8 +165,8 @@ def needed_phrase(p) -> str:
 def _open(p) -> str:
     """In contention: between which final places, and what his rounds must bring him to be sure."""
     return (
-        f"En course : au mieux à {_place(p['ahead'] + 1)}, au pire à la "
-        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; {needed_phrase(p)}"
+        f"En course : au mieux à {_place(p['ahead'] + 1)}, au pire à la "
+        f"{ordinal(p['threats'] + 1, feminine=True)}, {_for(p['places'])} ; {needed_phrase(p)}"
     )
 
 
@@ -174,7 +174,7 @@ def _final_winner(p) -> str:
     if not p["tied"]:
         return f"vainqueur de la finale (total {num(p['total'])})"
     return (
-        f"vainqueur de la finale (total {num(p['total'])}, à égalité avec {', '.join(p['tied'])} : "
+        f"vainqueur de la finale (total {num(p['total'])}, à égalité avec {', '.join(p['tied'])} : "
         f"égalité départagée par la tête de série, {p['seed']} contre {', '.join(p['tied_seeds'])})"
     )
 
@@ -183,24 +183,24 @@ _LATE = "malus de compte-rendu en retard à venir compris"
 
 FRENCH: dict[str, Callable[[Mapping], str]] = {
     # seeding (scoring.cup.seed_cup): why a player is not among the seeds
-    "unranked": lambda p: f"hors classement : moins de {p['minimum']} manches ({_played(p['rounds'])})",
+    "unranked": lambda p: f"hors classement : moins de {p['minimum']} manches ({_played(p['rounds'])})",
     "no_cup": lambda p: (
-        f"pas de Coupe du Monde : {plural(p['count'], 'joueur')} {agree(p['count'], 'classé')}, "
+        f"pas de Coupe du Monde : {plural(p['count'], 'joueur')} {agree(p['count'], 'classé')}, "
         f"il en faut au moins {p['minimum']}"
     ),
-    "outside_playoffs": lambda p: f"{_final_place(p)} : hors des {p['size']} qualifiés pour les play-offs",
+    "outside_playoffs": lambda p: f"{_final_place(p)} : hors des {p['size']} qualifiés pour les play-offs",
     "outside_direct_final": lambda p: (
-        f"{_final_place(p)} : hors des {p['size']} qualifiés pour la finale directe "
-        f"(moins de {p['playoff_players']} classés : pas de play-offs)"
+        f"{_final_place(p)} : hors des {p['size']} qualifiés pour la finale directe "
+        f"(moins de {p['playoff_players']} classés : pas de play-offs)"
     ),
     # play-offs (scoring.cup.qualify_for_final): why a player is not in the final
     "table_cut": lambda p: (
         f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}"
         + (f", à égalité avec {p['tied_with']}, {_seed_tie(p)}" if p["tied_with"] else "")
-        + f") : {_cut_phrase(p['qualifiers'], p['best_thirds'])}"
+        + f") : {_cut_phrase(p['qualifiers'], p['best_thirds'])}"
     ),
     "third_cut": lambda p: (
-        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : derrière "
+        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : derrière "
         f"{p['kept']}, {ordinal(p['position'])} de la table {p['kept_table']} (total {num(p['kept_total'])}"
         + (f", {_seed_tie(p)}" if p["tied"] else "")
         + ")"
@@ -213,39 +213,39 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
     "final_winner": _final_winner,
     # statuses for the play-offs during the season (scoring.playoff_race.playoff_status)
     "cannot_rank": lambda p: (
-        f"Hors course : {_played(p['rounds'])} et {plural(p['remaining'], 'manche')} à jouer, "
+        f"Hors course : {_played(p['rounds'])} et {plural(p['remaining'], 'manche')} à jouer, "
         f"il en faut {p['needed']} pour entrer au classement"
     ),
     "safe": _safe,
     "out_of_reach": _out_of_reach,
     "not_ranked_yet": lambda p: (
-        f"En course : {_played(p['rounds'])}, il en faut {p['needed']} pour entrer au classement"
+        f"En course : {_played(p['rounds'])}, il en faut {p['needed']} pour entrer au classement"
     ),
     "open": _open,
     "final_tie": lambda p: (
-        f"En course : ex æquo parfait à la {ordinal(p['rank'], feminine=True)} place, à la limite "
+        f"En course : ex æquo parfait à la {ordinal(p['rank'], feminine=True)} place, à la limite "
         f"des {p['places']} places, que les critères du règlement ne départagent pas"
     ),
     "final_in": lambda p: (
-        f"Qualification assurée : {ordinal(p['place'], feminine=True)} place du classement final, "
+        f"Qualification assurée : {ordinal(p['place'], feminine=True)} place du classement final, "
         f"parmi les {p['places']} places"
     ),
     "final_out": lambda p: (
-        f"Hors course : {ordinal(p['place'], feminine=True)} place du classement final, "
+        f"Hors course : {ordinal(p['place'], feminine=True)} place du classement final, "
         f"au-delà des {p['places']} places"
     ),
-    "final_unranked": lambda p: f"Hors course : hors classement, moins de {p['needed']} manches",
+    "final_unranked": lambda p: f"Hors course : hors classement, moins de {p['needed']} manches",
     "late_in": lambda p: (
-        f"Qualification assurée : au pire à la {ordinal(p['place'], feminine=True)} place du "
+        f"Qualification assurée : au pire à la {ordinal(p['place'], feminine=True)} place du "
         f"classement final ({_LATE}), "
         f"parmi les {p['places']} places"
     ),
     "late_out": lambda p: (
-        f"Hors course : au mieux à la {ordinal(p['place'], feminine=True)} place du "
+        f"Hors course : au mieux à la {ordinal(p['place'], feminine=True)} place du "
         f"classement final ({_LATE}), au-delà des {p['places']} places"
     ),
     "late_between": lambda p: (
-        f"En course : entre la {ordinal(p['high'], feminine=True)} et la "
+        f"En course : entre la {ordinal(p['high'], feminine=True)} et la "
         f"{ordinal(p['low'], feminine=True)} place du classement final selon les malus de "
         f"compte-rendu en retard à venir, pour {_places(p['places'])}"
     ),
@@ -257,17 +257,17 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
     # what the stored rounds of the cup contradict (championship.cup.state): warnings
     "playoffs_without_plan": lambda p: (
         "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
-        "play-offs : elles ne comptent pas."
+        "play-offs : elles ne comptent pas."
     ),
     "several_playoff_rounds": lambda p: (
-        f"Plusieurs manches homologuées à la table {p['table']} des play-offs : seule la manche "
+        f"Plusieurs manches homologuées à la table {p['table']} des play-offs : seule la manche "
         f"n° {p['number']} compte."
     ),
     "wrong_playoff_players": lambda p: (
         f"La manche de la table {p['table']} des play-offs réunit {', '.join(p['players'])} au lieu des "
-        f"qualifiés {', '.join(p['expected'])} : elle ne compte pas tant qu'elle n'est pas corrigée."
+        f"qualifiés {', '.join(p['expected'])} : elle ne compte pas tant qu'elle n'est pas corrigée."
     ),
-    "several_finals": lambda p: f"Plusieurs finales homologuées : seule la manche n° {p['number']} compte.",
+    "several_finals": lambda p: f"Plusieurs finales homologuées : seule la manche n° {p['number']} compte.",
     "wrong_finalists": lambda p: (
         f"La finale réunit {', '.join(p['players'])} au lieu des qualifiés {', '.join(p['expected'])}."
     ),

@@ -98,7 +98,7 @@ def needs(
     if remaining < 0:
         raise ValueError("Le nombre de manches restantes ne peut pas être négatif")
     if loss > 0 or gain < 0:
-        raise ValueError("Une manche peut toujours ne rien donner : plancher ≤ 0 ≤ plafond")
+        raise ValueError("Une manche peut toujours ne rien donner : plancher ≤ 0 ≤ plafond")
     late = dict(late or {})
     coming = sum(round_late)
     least, most = loss * remaining, gain * remaining
@@ -149,27 +149,27 @@ def french(need: Need) -> str:
     name, rounds = need.player, _in_rounds(need.remaining)
     play = f", à condition d'en jouer au moins {need.to_play}" if need.to_play else ""
     if need.code == FINAL:
-        return f"{name} : plus aucune manche régulière, le classement final décide"
+        return f"{name} : plus aucune manche régulière, le classement final décide"
     if need.code == OUT:
         if need.to_play > need.remaining:
             return (
-                f"{name} : ne peut plus entrer au classement (il faudrait encore "
+                f"{name} : ne peut plus entrer au classement (il faudrait encore "
                 f"{plural(need.to_play, 'manche')}, il en reste {need.remaining})"
             )
-        return f"{name} : plus aucune place à sa portée, même avec {plural(need.most, 'point')} {rounds}"
+        return f"{name} : plus aucune place à sa portée, même avec {plural(need.most, 'point')} {rounds}"
     if need.code == ASSURED:
-        return f"{name} : place assurée quoi qu'il arrive"
+        return f"{name} : place assurée quoi qu'il arrive"
     if need.code == SECURE:
         if need.needed <= need.least:
-            return f"{name} : place assurée quels que soient ses points {rounds}{play}"
+            return f"{name} : place assurée quels que soient ses points {rounds}{play}"
         if need.needed > 0:
-            return f"{name} : place assurée avec {plural(need.needed, 'point')} de plus {rounds}{play}"
+            return f"{name} : place assurée avec {plural(need.needed, 'point')} de plus {rounds}{play}"
         if need.needed == 0:
-            return f"{name} : place assurée en ne perdant aucun point {rounds}{play}"
+            return f"{name} : place assurée en ne perdant aucun point {rounds}{play}"
         return (
-            f"{name} : place assurée en ne perdant pas plus de {plural(-need.needed, 'point')} {rounds}{play}"
+            f"{name} : place assurée en ne perdant pas plus de {plural(-need.needed, 'point')} {rounds}{play}"
         )
     return (
-        f"{name} : une place reste possible{play}, mais pas certaine même au mieux : il faudrait "
+        f"{name} : une place reste possible{play}, mais pas certaine même au mieux : il faudrait "
         f"{plural(need.needed, 'point')} {rounds} pour qu'elle soit assurée, {num(need.most)} au plus"
     )

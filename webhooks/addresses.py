@@ -102,7 +102,7 @@ def parse(url):
     ports = settings.WEBHOOK_ALLOWED_PORTS
     if ports is not None and port not in ports:
         raise Refused(
-            _("le port %(port)s n'est pas permis (ports permis : %(ports)s ; réglage WEBHOOK_ALLOWED_PORTS)")
+            _("le port %(port)s n'est pas permis (ports permis : %(ports)s ; réglage WEBHOOK_ALLOWED_PORTS)")
             % {"port": port, "ports": ", ".join(map(str, ports))}
         )
     if not host_allowed(host):

@@ -110,7 +110,7 @@ def deliver_in_background(pks):
     try:
         return deliver_all(pks)
     except Exception:
-        logger.exception("annonces non envoyées en arrière-plan : laissées à deliver_webhooks")
+        logger.exception("annonces non envoyées en arrière-plan : laissées à deliver_webhooks")
         return None
 
 
@@ -122,7 +122,7 @@ def deliver_all(pks, now=None):
         try:
             results.append(deliver(pk, now))
         except Exception:
-            logger.exception("annonce %s : erreur pendant son envoi, laissée au prochain passage", pk)
+            logger.exception("annonce %s : erreur pendant son envoi, laissée au prochain passage", pk)
             results.append(ERROR)
     return results
 
@@ -153,7 +153,7 @@ def attempt(delivery):
     try:
         return posting.post(webhook.url, delivery.body, idempotency_key(webhook.pk, delivery.key))
     except Exception as error:
-        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
+        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
         return f"envoi impossible ({type(error).__name__})"
 
 
@@ -180,18 +180,18 @@ def deliver(pk, now=None):
     if not mine.update(status=status, last_error=problem[:200], next_attempt_at=later):
         return lost(delivery, host)
     logger.warning(
-        "annonce %s non livrée à %s (essai %d) : %s%s",
+        "annonce %s non livrée à %s (essai %d) : %s%s",
         delivery.event,
         host,
         attempts,
         problem,
-        " ; abandonnée" if given_up else "",
+        " ; abandonnée" if given_up else "",
     )
     return status
 
 
 def lost(delivery, host):
-    logger.warning("annonce %s à %s : reprise par un autre envoi pendant celui-ci", delivery.event, host)
+    logger.warning("annonce %s à %s : reprise par un autre envoi pendant celui-ci", delivery.event, host)
     return None
 
 

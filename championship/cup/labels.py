@@ -94,7 +94,7 @@ def _table_cut(p):
             "player": p["tied_with"],
             "seed_tie": _seed_tie(p),
         }
-    return gettext("%(position)s de la table %(table)s (total %(total)s%(tie)s) : %(cut)s") % {
+    return gettext("%(position)s de la table %(table)s (total %(total)s%(tie)s) : %(cut)s") % {
         "position": english_ordinal(p["position"]),
         "table": p["table"],
         "total": num(p["total"]),
@@ -105,7 +105,7 @@ def _table_cut(p):
 
 def _third_cut(p):
     return gettext(
-        "%(position)s de la table %(table)s (total %(total)s) : derrière %(kept)s, "
+        "%(position)s de la table %(table)s (total %(total)s) : derrière %(kept)s, "
         "%(position)s de la table %(kept_table)s (total %(kept_total)s%(tie)s)"
     ) % {
         "position": english_ordinal(p["position"]),
@@ -122,7 +122,7 @@ def _final_winner(p):
     if not p["tied"]:
         return gettext("vainqueur de la finale (total %(total)s)") % {"total": num(p["total"])}
     return gettext(
-        "vainqueur de la finale (total %(total)s, à égalité avec %(tied)s : égalité départagée par "
+        "vainqueur de la finale (total %(total)s, à égalité avec %(tied)s : égalité départagée par "
         "la tête de série, %(seed)s contre %(tied_seeds)s)"
     ) % {
         "total": num(p["total"]),
@@ -177,7 +177,7 @@ def _safe(p):
         where = gettext("à %(place)s quoi qu'il arrive") % {"place": _place(1)}
     else:
         where = gettext("au pire à %(place)s") % {"place": _place(p["threats"] + 1)}
-    return gettext("Qualification assurée : %(where)s, %(within)s — %(low)s, %(reach)s") % {
+    return gettext("Qualification assurée : %(where)s, %(within)s — %(low)s, %(reach)s") % {
         "where": where,
         "within": _within(p["places"]),
         "low": low,
@@ -192,7 +192,7 @@ def _out_of_reach(p):
         p["ahead"],
     )
     return gettext(
-        "Hors course : au mieux à %(place)s, %(beyond)s — même au plus haut, à %(best)s points "
+        "Hors course : au mieux à %(place)s, %(beyond)s — même au plus haut, à %(best)s points "
         "(+%(gain)s par manche au plus sur %(rounds)s), %(stay)s"
     ) % {
         "place": _place(p["ahead"] + 1),
@@ -232,7 +232,7 @@ def needed_phrase(p):
 
 
 def _open(p):
-    return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
+    return gettext("En course : au mieux à %(high)s, au pire à la %(low)s, %(for)s ; %(lacking)s") % {
         "high": _place(p["ahead"] + 1),
         "low": english_ordinal(p["threats"] + 1),
         "for": _for(p["places"]),
@@ -246,25 +246,25 @@ def _place_of(msgid):
 
 ENGLISH = {
     "unranked": lambda p: (
-        gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
+        gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
         % {"minimum": p["minimum"], "played": _played(p["rounds"])}
     ),
     "no_cup": lambda p: (
         ngettext(
-            "pas de Coupe du Monde : %(count)s joueur classé, il en faut au moins %(minimum)s",
-            "pas de Coupe du Monde : %(count)s joueurs classés, il en faut au moins %(minimum)s",
+            "pas de Coupe du Monde : %(count)s joueur classé, il en faut au moins %(minimum)s",
+            "pas de Coupe du Monde : %(count)s joueurs classés, il en faut au moins %(minimum)s",
             p["count"],
         )
         % {"count": p["count"], "minimum": p["minimum"]}
     ),
     "outside_playoffs": lambda p: (
-        gettext("%(place)s : hors des %(size)s qualifiés pour les play-offs")
+        gettext("%(place)s : hors des %(size)s qualifiés pour les play-offs")
         % {"place": _final_place(p), "size": p["size"]}
     ),
     "outside_direct_final": lambda p: (
         gettext(
-            "%(place)s : hors des %(size)s qualifiés pour la finale directe "
-            "(moins de %(playoff_players)s classés : pas de play-offs)"
+            "%(place)s : hors des %(size)s qualifiés pour la finale directe "
+            "(moins de %(playoff_players)s classés : pas de play-offs)"
         )
         % {"place": _final_place(p), "size": p["size"], "playoff_players": p["playoff_players"]}
     ),
@@ -280,7 +280,7 @@ ENGLISH = {
     ),
     "final_winner": _final_winner,
     "cannot_rank": lambda p: (
-        gettext("Hors course : %(played)s et %(to_play)s, il en faut %(needed)s pour entrer au classement")
+        gettext("Hors course : %(played)s et %(to_play)s, il en faut %(needed)s pour entrer au classement")
         % {
             "played": _played(p["rounds"]),
             "to_play": _count("%(count)s manche à jouer", "%(count)s manches à jouer", p["remaining"]),
@@ -290,43 +290,43 @@ ENGLISH = {
     "safe": _safe,
     "out_of_reach": _out_of_reach,
     "not_ranked_yet": lambda p: (
-        gettext("En course : %(played)s, il en faut %(needed)s pour entrer au classement")
+        gettext("En course : %(played)s, il en faut %(needed)s pour entrer au classement")
         % {"played": _played(p["rounds"]), "needed": p["needed"]}
     ),
     "open": _open,
     "final_tie": lambda p: (
         gettext(
-            "En course : ex æquo parfait à la %(rank)s place, à la limite des %(places)s places, "
+            "En course : ex æquo parfait à la %(rank)s place, à la limite des %(places)s places, "
             "que les critères du règlement ne départagent pas"
         )
         % {"rank": english_ordinal(p["rank"]), "places": p["places"]}
     ),
     "final_in": _place_of(
         gettext_noop(
-            "Qualification assurée : %(place)s place du classement final, parmi les %(places)s places"
+            "Qualification assurée : %(place)s place du classement final, parmi les %(places)s places"
         )
     ),
     "final_out": _place_of(
-        gettext_noop("Hors course : %(place)s place du classement final, au-delà des %(places)s places")
+        gettext_noop("Hors course : %(place)s place du classement final, au-delà des %(places)s places")
     ),
     "final_unranked": lambda p: (
-        gettext("Hors course : hors classement, moins de %(needed)s manches") % {"needed": p["needed"]}
+        gettext("Hors course : hors classement, moins de %(needed)s manches") % {"needed": p["needed"]}
     ),
     "late_in": _place_of(
         gettext_noop(
-            "Qualification assurée : au pire à la %(place)s place du classement final (malus de "
+            "Qualification assurée : au pire à la %(place)s place du classement final (malus de "
             "compte-rendu en retard à venir compris), parmi les %(places)s places"
         )
     ),
     "late_out": _place_of(
         gettext_noop(
-            "Hors course : au mieux à la %(place)s place du classement final (malus de "
+            "Hors course : au mieux à la %(place)s place du classement final (malus de "
             "compte-rendu en retard à venir compris), au-delà des %(places)s places"
         )
     ),
     "late_between": lambda p: (
         gettext(
-            "En course : entre la %(high)s et la %(low)s place du classement final selon les malus "
+            "En course : entre la %(high)s et la %(low)s place du classement final selon les malus "
             "de compte-rendu en retard à venir, pour %(places)s"
         )
         % {
@@ -347,11 +347,11 @@ ENGLISH = {
     ),
     "playoffs_without_plan": lambda p: gettext(
         "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
-        "play-offs : elles ne comptent pas."
+        "play-offs : elles ne comptent pas."
     ),
     "several_playoff_rounds": lambda p: (
         gettext(
-            "Plusieurs manches homologuées à la table %(table)s des play-offs : seule la manche "
+            "Plusieurs manches homologuées à la table %(table)s des play-offs : seule la manche "
             "n° %(number)s compte."
         )
         % {"table": p["table"], "number": p["number"]}
@@ -359,12 +359,12 @@ ENGLISH = {
     "wrong_playoff_players": lambda p: (
         gettext(
             "La manche de la table %(table)s des play-offs réunit %(players)s au lieu des qualifiés "
-            "%(expected)s : elle ne compte pas tant qu'elle n'est pas corrigée."
+            "%(expected)s : elle ne compte pas tant qu'elle n'est pas corrigée."
         )
         % {"table": p["table"], "players": ", ".join(p["players"]), "expected": ", ".join(p["expected"])}
     ),
     "several_finals": lambda p: (
-        gettext("Plusieurs finales homologuées : seule la manche n° %(number)s compte.")
+        gettext("Plusieurs finales homologuées : seule la manche n° %(number)s compte.")
         % {"number": p["number"]}
     ),
     "wrong_finalists": lambda p: (

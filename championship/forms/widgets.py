@@ -1,7 +1,6 @@
 """The widgets and fields of the deal form: buttons with keyboard keys, a seated player, several
 players, the taker's points."""
 
-
 from decimal import Decimal, InvalidOperation
 
 from django import forms
@@ -90,4 +89,3 @@ class PlayersField(forms.MultipleChoiceField):
         if any(int(v) not in players for v in values):
             raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         return [players[int(v)] for v in values]
-

@@ -1,6 +1,5 @@
 """The season bulletin: the rounds' summaries, the winners and the late reports, for its page and its PDF."""
 
-
 import datetime
 from dataclasses import dataclass
 
@@ -150,4 +149,3 @@ def _late_by_author(late):
         by_author[malus.player] = (count + 1, points + malus.item.points)
     lines = [LateByAuthor(player, count, points) for player, (count, points) in by_author.items()]
     return sorted(lines, key=lambda line: (line.points, -line.count, line.player.name))
-

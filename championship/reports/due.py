@@ -1,6 +1,5 @@
 """The comptes-rendus due: the rounds that wait for theirs, with their designated writer and deadline."""
 
-
 import datetime
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -71,4 +70,3 @@ def _reports_due(season, as_of):
             author = next((seat.player for seat in seats if seat.player_id == winner), None)
         due.append(DueReport(round_, author, status.deadline, status))
     return sorted(due, key=lambda item: (item.deadline, item.round.number))
-

@@ -132,7 +132,6 @@ def score_stored_round(round_, deals=None, *, seats=None):
     return ScoredRound(round_, seats, names, inputs, score_round(players, inputs, rulebook))
 
 
-
 def counts_for_championship(round_):
     return round_.status == Round.HOMOLOGATED and round_.stage == Round.REGULAR
 

@@ -1,7 +1,6 @@
 """The paper check of a round: the paper sheet's final totals beside the computed ones, and where
 the gap may come from."""
 
-
 from dataclasses import dataclass
 
 
@@ -77,4 +76,3 @@ def paper_check(paper_totals, seats, deals):
             ]
         rows.append(PaperRow(seat.name, seat.colour, seat.total, paper[index], gap, tuple(suspects)))
     return PaperCheck(True, tuple(rows), sum(paper))
-

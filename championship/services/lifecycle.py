@@ -1,7 +1,6 @@
 """A round's lifecycle: submit, homologate, send back to draft, delete a draft. Each locks the
 round first and re-checks its status there."""
 
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,8 +32,7 @@ def check_complete(round_):
     try:
         score_stored_round(round_)
     except ScoringError as error:
-        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
-
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
 
 @transaction.atomic
@@ -90,12 +88,11 @@ def delete_draft_round(round_, user=None, reason="", *, version=None):
     round's history keeps with its author (a submitted round goes back to draft first)."""
     reason = (reason or "").strip()
     if not reason:
-        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
+        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
     if len(reason) > REASON_MAX_LENGTH:
-        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
+        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
     lock_round(round_, version=version)
     if round_.status != Round.DRAFT:
         raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")
     with audited(user, reason) as audit:
         audit.delete(round_)
-

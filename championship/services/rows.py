@@ -113,4 +113,3 @@ def write_with_history(model, objs, fields, reason, *, record=()):
     history record without being written (their row did not move)."""
     update_rows(model, objs, fields)
     insert_history_rows(model, [*objs, *record], reason)
-

@@ -128,8 +128,6 @@ def write_scores(round_, changes, reason=None, *, record=False, version=False):
         ChampionshipLine.objects.bulk_create(changes.lines)
 
 
-
-
 def championship_items(round_, scored, adjustments):
     """The line items of a round: rank, bonuses, its adjustments from the catalogue, and the
     lines that keep each player's round within the season's limits (`round_limit_items`)."""
@@ -190,18 +188,17 @@ def store_championship_lines(round_, scored=None):
     return ChampionshipLine.objects.bulk_create(championship_lines(round_, scored, adjustments))
 
 
-
 def required_reason(reason):
     """The reason of a season-wide change, stripped; RoundError if it is missing or too long."""
     reason = (reason or "").strip()
     if not reason:
         raise RoundError(
             "reason",
-            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
             "et de chaque manche recalculée.",
         )
     if len(reason) > REASON_MAX_LENGTH:
-        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
+        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
     return reason
 
 
@@ -288,5 +285,4 @@ def scored_or_refused(round_, reason=None, *, data=None):
     try:
         return store_scores(round_, reason, data=data)
     except ScoringError as error:
-        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
-
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error

@@ -1,7 +1,6 @@
 """The cells of an OpenDocument spreadsheet (.ods), read as a stream of XML events within the
 reader's bounds (see championship.sheets.xmlcells)."""
 
-
 import datetime
 
 from championship.sheets.errors import SheetImportError
@@ -47,7 +46,7 @@ A_SPACES = f"{TEXT} c"
 def _repeat(attrs, key):
     value = int(attrs.get(key) or 1)
     if value < 1:
-        raise ValueError(f"répétition illisible : {value}")
+        raise ValueError(f"répétition illisible : {value}")
     return value
 
 
@@ -282,4 +281,3 @@ def _ods_value(attrs, paragraphs):
     if not paragraphs:
         return None
     return plain("\n".join("".join(parts) for parts in paragraphs))
-

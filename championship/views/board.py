@@ -1,6 +1,5 @@
 """The board's acts on a round: homologation (GET: what is about to be published; POST: homologate)."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied

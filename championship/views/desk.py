@@ -7,7 +7,6 @@ motif kept in the history. Views check rights and forms, then call a `championsh
 write; its `RoundError` is shown in French (a form sent twice stores once; a stale one is
 refused, the other change shown)."""
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -267,7 +266,7 @@ def deal_delete(request, pk, number):
     return written(
         request,
         lambda: services.delete_deal(deal, form.reason, version=form.version, user=request.user),
-        gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
+        gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
         edit_url(round_),
         reverse("championship:deal_edit", args=[round_.pk, number]),
     )
@@ -291,7 +290,7 @@ def adjustment_add(request, pk):
         if request.htmx:
             return _render_bonus(request, round_, adjustment_form=form)
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
-    done = gettext("%(player)s : %(label)s.") % {
+    done = gettext("%(player)s : %(label)s.") % {
         "player": adjustment.player,
         "label": form.entry_label(form.catalogue[adjustment.code]),
     }
@@ -360,7 +359,7 @@ def seat_colours(request, pk):
 def seat_totals(request, pk):
     round_ = get_round_for_editing(request, pk)
     if not round_.totals_only:
-        raise Http404(gettext("Cette manche a ses donnes : ses totaux en découlent."))
+        raise Http404(gettext("Cette manche a ses donnes : ses totaux en découlent."))
     form = SeatTotalsForm(round_, request.POST, prefix="totals")
     if not form.is_valid():
         return _render_entry(request, round_, totals_form=form)
@@ -426,7 +425,7 @@ def round_delete(request, pk):
         except RoundError as error:
             messages.error(request, error.message)
             return redirect("championship:round_edit", round_.pk)
-        messages.success(request, gettext("Manche supprimée : %(round)s.") % {"round": round_})
+        messages.success(request, gettext("Manche supprimée : %(round)s.") % {"round": round_})
         return redirect("championship:round_list", round_.season.name)
     return render(request, "championship/rounds/delete.html", {"round": round_, "form": form})
 

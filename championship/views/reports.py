@@ -192,13 +192,13 @@ def _pdf_response(request, template_name, context, filename, *, public, back_url
 
 def _pdf_failure_page(request, filename, error, back_url, back_label):
     reason = PDF_FAILURES.get(error.reason, _("sa mise en page a échoué"))
-    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
+    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
     response = _error_page(
         request,
         503,
         gettext("PDF indisponible"),
         message % {"name": filename, "reason": reason},
-        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
+        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
         back_url=back_url,
         back_label=back_label,
     )
@@ -230,7 +230,7 @@ def bulletin_pdf(request, name):
     try:
         as_of = datetime.date.fromisoformat(raw) if raw else None
     except ValueError:
-        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
+        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
         return _error_page(
             request,
             400,

@@ -73,13 +73,13 @@ def need_text(need: Need) -> str:
             f"même en gagnant toutes les manches qu'il peut jouer ({plural(need.most, 'point')}), "
             f"sa place ne serait pas assurée (il en faudrait {num(need.needed)})"
         )
-    return f"{plural(need.needed, 'point')} : par exemple {in_places(need.example)}"
+    return f"{plural(need.needed, 'point')} : par exemple {in_places(need.example)}"
 
 
 def sentence(prospect: Prospect) -> str:
     """The player's detail in one sentence, named, no agreement with him."""
     certain, table = prospect.certain, prospect.table
     return (
-        f"{prospect.player} : {status_text(certain)}, {place_range(certain)} quoi qu'il arrive ; "
-        f"au jeu de la table, {place_range(table)} ; {need_text(prospect.need)}"
+        f"{prospect.player} : {status_text(certain)}, {place_range(certain)} quoi qu'il arrive ; "
+        f"au jeu de la table, {place_range(table)} ; {need_text(prospect.need)}"
     )

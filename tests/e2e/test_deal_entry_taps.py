@@ -103,7 +103,7 @@ def test_a_played_deal_and_a_double_poignee_in_few_taps(entry, capsys):
     chloe = next(seat.player_id for seat in round_.seats.all() if seat.player.name == "Chloé")
     assert Deal.objects.get(round=round_, number=2).poignees == [{"player": chloe, "size": "double"}]
     with capsys.disabled():
-        print(f"\ntouchers : donne jouée avec appelé {played}, avec une poignée double {double}")
+        print(f"\ntouchers : donne jouée avec appelé {played}, avec une poignée double {double}")
 
 
 def test_the_deal_form_has_no_drop_down_and_only_big_tap_targets(entry):

@@ -90,6 +90,6 @@ def test_from_the_scan_to_the_signature(browser, live_server, season, secretary,
         phone.close()
     with capsys.disabled():
         print(
-            f"\ntouchers, du scan à la signature : membre identifié {identified} ; "
+            f"\ntouchers, du scan à la signature : membre identifié {identified} ; "
             f"par code {by_code[0]} et {by_code[1]} chiffres (plus 1 toucher du secrétaire)"
         )

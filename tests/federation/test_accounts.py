@@ -27,7 +27,7 @@ def test_it_links_the_password_pages_from_the_account_and_the_login_page(client,
     header's menu does not."""
     html = client.get(reverse("login")).content.decode()
     assert f'href="{reverse("password_reset")}"' in html
-    assert "Mot de passe oublié ?" in html
+    assert "Mot de passe oublié ?" in html
     client.force_login(member.user)
     html = client.get(reverse("notifications:account")).content.decode()
     assert f'href="{reverse("password_change")}"' in html

@@ -54,7 +54,7 @@ FRENCH = [
     "prend la place",
     "ajoutée (",
     "Manche créée",
-    "Totaux :",
+    "Totaux :",
     "Classement final",
     "Classement provisoire",
     # the World Cup pages' reasons and statuses
@@ -206,7 +206,7 @@ def test_the_catalogue_search_finds_what_a_visitor_saw_in_french():
     assert found.search("2026-2027 — manche 11 approved")
     for english in (
         "Match report for round 8",
-        "Venue : Chez Steph",
+        "Venue : Chez Steph",
         "Points | Total | Phase",
         "Bruno",
         "Igor",

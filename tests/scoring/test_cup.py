@@ -56,8 +56,8 @@ def test_it_leaves_out_the_players_below_the_ten_seeds():
     assert plan.seeds == names(*range(1, 11))
     assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
     assert french_pairs(plan.exclusions) == [
-        ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
-        ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
+        ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
+        ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
     ]
 
 
@@ -79,8 +79,8 @@ def test_it_explains_a_direct_final_exclusion():
 
     assert french_pairs(plan.exclusions)[0] == (
         "S06",
-        "6e du classement final : hors des 5 qualifiés pour la finale directe "
-        "(moins de 10 classés : pas de play-offs)",
+        "6e du classement final : hors des 5 qualifiés pour la finale directe "
+        "(moins de 10 classés : pas de play-offs)",
     )
 
 
@@ -93,7 +93,7 @@ def test_it_holds_no_cup_below_four_ranked_players(count):
     if count == 3:
         assert french_pairs(plan.exclusions)[0] == (
             "S01",
-            "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
+            "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
         )
 
 
@@ -104,7 +104,7 @@ def test_it_lists_unranked_players_among_the_exclusions():
 
     assert "Zoé" not in plan.seeds
     assert french_pairs(plan.exclusions) == [
-        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
+        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
     ]
 
 
@@ -118,7 +118,7 @@ def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
     assert french_pairs(plan.exclusions) == [
         (
             "Yves",
-            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
+            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
             "hors des 10 qualifiés pour les play-offs",
         )
     ]
@@ -151,14 +151,14 @@ def test_it_qualifies_the_docstring_example():
     assert result.complete
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert {player: french(reason) for player, reason in result.reasons.items()} == {
-        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
-        "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
+        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
+        "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
+        "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S09": "5e de la table A (total −200) : seuls les 2 premiers de chaque table et le "
+        "S09": "5e de la table A (total −200) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S10": "5e de la table B (total −300) : seuls les 2 premiers de chaque table et le "
+        "S10": "5e de la table B (total −300) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
     }
 
@@ -174,11 +174,11 @@ def test_it_breaks_a_tie_at_the_table_cut_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 6)
     assert french(result.reasons["S05"]) == (
-        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
+        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
     )
     assert french(result.reasons["S08"]) == (
         "4e de la table A (total 60, à égalité avec S05, égalité départagée par la tête de "
-        "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
+        "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
         "en finale"
     )
 
@@ -189,7 +189,7 @@ def test_it_breaks_a_tie_between_thirds_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert french(result.reasons["S06"]) == (
-        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
         "départagée par la tête de série (5 contre 6))"
     )
 
@@ -304,12 +304,12 @@ def test_it_decides_statuses_only_when_certain():
         "Fanny": IN_CONTENTION,
     }
     assert french(statuses["Alice"].reason) == (
-        "Qualification assurée : au pire à la 2e place, dans les 2 places qualificatives — même au "
+        "Qualification assurée : au pire à la 2e place, dans les 2 places qualificatives — même au "
         "plus bas, à 88 points (−6 par manche au plus sur les 2 manches restantes), un seul autre "
         "joueur peut l'atteindre ou l'égaler"
     )
     assert french(statuses["David"].reason) == (
-        "Hors course : au mieux à la 3e place, au-delà des 2 places qualificatives — même au plus "
+        "Hors course : au mieux à la 3e place, au-delà des 2 places qualificatives — même au plus "
         "haut, à 50 points (+15 par manche au plus sur les 2 manches restantes), 2 joueurs classés "
         "resteront devant"
     )
@@ -317,20 +317,20 @@ def test_it_decides_statuses_only_when_certain():
     # 58, nobody ranked stays above 100 for certain; at 81 (11 more in his 2 rounds), only Alice
     # could reach him.
     assert french(statuses["Bruno"].reason) == (
-        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 11 points "
+        "En course : au mieux à la 1re place, au pire à la 4e, pour 2 places qualificatives ; 11 points "
         "de plus en 2 manches lui assureraient sa place"
     )
     # Chloé (50): Alice stays above her 80 for certain (88); she would need 101, 51 more, when her
     # 2 rounds bring her 30 at most.
     assert french(statuses["Chloé"].reason) == (
-        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; même 30 "
+        "En course : au mieux à la 2e place, au pire à la 5e, pour 2 places qualificatives ; même 30 "
         "points en 2 manches, le plus possible, ne lui assureraient pas sa place (il en faudrait 51)"
     )
     assert french(statuses["Émile"].reason) == (
-        "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
+        "Hors course : 0 manche jouée et 2 manches à jouer, il en faut 3 pour entrer au classement"
     )
     assert french(statuses["Fanny"].reason) == (
-        "En course : 1 manche jouée, il en faut 3 pour entrer au classement"
+        "En course : 1 manche jouée, il en faut 3 pour entrer au classement"
     )
 
 
@@ -381,7 +381,7 @@ def test_it_follows_the_final_ranking_when_no_round_is_left():
         "David": ELIMINATED,  # not ranked
     }
     assert french(statuses["Chloé"].reason) == (
-        "Hors course : 3e place du classement final, au-delà des 2 places"
+        "Hors course : 3e place du classement final, au-delà des 2 places"
     )
 
 

@@ -61,16 +61,16 @@ def test_by_hand():
         "Émile": (OUT, 91, 3),
         "Fanny": (HELP, 41, 2),
     }
-    assert french(got["Alice"]) == "Alice : place assurée avec 6 points de plus en 3 manches"
+    assert french(got["Alice"]) == "Alice : place assurée avec 6 points de plus en 3 manches"
     assert french(got["Fanny"]) == (
-        "Fanny : une place reste possible, à condition d'en jouer au moins 2, mais pas certaine même au "
-        "mieux : il faudrait 41 points en 3 manches pour qu'elle soit assurée, 30 au plus"
+        "Fanny : une place reste possible, à condition d'en jouer au moins 2, mais pas certaine même au "
+        "mieux : il faudrait 41 points en 3 manches pour qu'elle soit assurée, 30 au plus"
     )
-    assert french(got["Émile"]) == "Émile : plus aucune place à sa portée, même avec 30 points en 3 manches"
+    assert french(got["Émile"]) == "Émile : plus aucune place à sa portée, même avec 30 points en 3 manches"
     one_more = needs([*FIELD[:5], season("Fanny", 70, rounds=1)], 3, **BOUNDS)["Fanny"]
     assert (one_more.code, one_more.needed) == (SECURE, 21)
     assert french(one_more) == (
-        "Fanny : place assurée avec 21 points de plus en 3 manches, à condition d'en jouer au moins 2"
+        "Fanny : place assurée avec 21 points de plus en 3 manches, à condition d'en jouer au moins 2"
     )
 
 
@@ -78,10 +78,10 @@ def test_a_player_far_ahead_needs_nothing_and_one_ahead_may_lose_some():
     field = [season("Alice", 200), season("Bruno", 90), season("Chloé", 60)]
     got = needs(field, 2, places=2, minimum_rounds=3, loss=-10, gain=10)
     assert got["Alice"].code == ASSURED and got["Alice"].needed == -20  # never below the least
-    assert french(got["Alice"]) == "Alice : place assurée quoi qu'il arrive"
+    assert french(got["Alice"]) == "Alice : place assurée quoi qu'il arrive"
     # Bruno must beat Chloé's 80 at most: 81, he may lose 9 of his 90.
     assert (got["Bruno"].code, got["Bruno"].needed) == (SECURE, -9)
-    assert french(got["Bruno"]) == "Bruno : place assurée en ne perdant pas plus de 9 points en 2 manches"
+    assert french(got["Bruno"]) == "Bruno : place assurée en ne perdant pas plus de 9 points en 2 manches"
 
 
 def test_the_late_report_malus_still_to_come_counts_against_him():
@@ -96,7 +96,7 @@ def test_the_late_report_malus_still_to_come_counts_against_him():
 def test_no_round_left_leaves_it_to_the_final_ranking():
     got = needs(FIELD, 0, **BOUNDS)
     assert {need.code for need in got.values()} == {FINAL}
-    assert french(got["Alice"]) == "Alice : plus aucune manche régulière, le classement final décide"
+    assert french(got["Alice"]) == "Alice : plus aucune manche régulière, le classement final décide"
 
 
 def test_it_refuses_bounds_that_exclude_zero():

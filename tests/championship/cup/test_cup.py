@@ -67,8 +67,8 @@ def test_it_explains_why_a_player_is_not_seeded(season):
 
     reasons = dict((str(player), french(reason)) for player, reason in cup_state(season).exclusions)
 
-    assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
-    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
+    assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
+    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
 
 
 def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
@@ -80,7 +80,7 @@ def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
     assert state.seeds == []
     assert cup_json(season) == {"seeds": [], "tables": {}, "finalists": [], "champion": None}
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusions)
-    assert reasons["S01"] == "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4"
+    assert reasons["S01"] == "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4"
 
 
 def test_it_sends_the_top_five_to_a_direct_final_with_fewer_than_ten_ranked(season):
@@ -123,10 +123,10 @@ def test_it_qualifies_two_per_table_and_the_best_third_breaking_ties_by_seed(sea
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
     assert set(reasons) == set(names(6, 7, 8, 9, 10))
     assert reasons["S06"] == (
-        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
         "égalité départagée par la tête de série (5 contre 6))"
     )
-    assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
+    assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
     assert cup_json(season)["finalists"] == names(1, 2, 3, 4, 5)
 
 
@@ -215,11 +215,11 @@ def test_it_tells_who_is_qualified_or_eliminated_for_certain(season, member):
     assert {name for name, s in statuses.items() if s.code == QUALIFIED} == set(names(*range(1, 11)))
     assert statuses["S11"].code == ELIMINATED
     assert french(statuses["S11"].reason).startswith(
-        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus "
+        "Hors course : au mieux à la 11e place, au-delà des 10 places qualificatives — même au plus "
         "haut, à −30 points (+30 par manche au plus sur la manche restante)"
     )
     assert french(statuses["S01"].reason).startswith(
-        "Qualification assurée : au pire à la 10e place, dans les 10 places qualificatives — même au "
+        "Qualification assurée : au pire à la 10e place, dans les 10 places qualificatives — même au "
         "plus bas, à 90 points (−30 par manche au plus sur la manche restante)"
     )
     # An active player without a round is listed and cannot reach 3 rounds; the inactive one is not.
@@ -236,7 +236,7 @@ def test_it_leaves_everyone_in_contention_while_many_rounds_remain(season, membe
     statuses = statuses_by_name(season)
 
     assert {status.code for status in statuses.values()} == {IN_CONTENTION}
-    assert french(statuses["Membre"].reason).startswith("En course : 0 manche jouée")
+    assert french(statuses["Membre"].reason).startswith("En course : 0 manche jouée")
 
 
 def test_it_counts_the_rounds_not_homologated_yet_as_remaining(season):
@@ -271,10 +271,10 @@ def test_it_follows_the_final_ranking_once_the_regular_season_is_over(season):
 
     assert (
         french(statuses["S10"].reason)
-        == "Qualification assurée : 10e place du classement final, parmi les 10 places"
+        == "Qualification assurée : 10e place du classement final, parmi les 10 places"
     )
     assert (
-        french(statuses["S11"].reason) == "Hors course : 11e place du classement final, au-delà des 10 places"
+        french(statuses["S11"].reason) == "Hors course : 11e place du classement final, au-delà des 10 places"
     )
 
 

@@ -93,7 +93,7 @@ def test_it_brings_a_round_back_to_the_season_cap_and_says_so(client, season):
     chloe = Player.objects.get(name="Chloé")
     html = client.get(reverse("championship:player_season", args=[season.name, chloe.pk])).content.decode()
     assert (
-        "Plafond de la manche : 16 points ramenés à 12 (au plus +12 points par manche selon le "
+        "Plafond de la manche : 16 points ramenés à 12 (au plus +12 points par manche selon le "
         "règlement de la saison)"
     ) in html
     out = io.StringIO()
@@ -187,12 +187,12 @@ def test_it_leaves_in_contention_a_leader_whose_missing_report_may_still_cost_hi
     assert (outlook.rounds, outlook.late) == (0, {"Alice": -9})
     assert statuses["Alice"].code == IN_CONTENTION  # she may fall to 29
     assert french(statuses["Alice"].reason) == (
-        "En course : entre la 1re et la 2e place du classement final selon les malus de "
+        "En course : entre la 1re et la 2e place du classement final selon les malus de "
         "compte-rendu en retard à venir, pour 1 place"
     )
     assert statuses["Bruno"].code == IN_CONTENTION
     assert french(statuses["Chloé"].reason) == (
-        "Hors course : au mieux à la 3e place du classement final (malus de compte-rendu en "
+        "Hors course : au mieux à la 3e place du classement final (malus de compte-rendu en "
         "retard à venir compris), au-delà des 1 places"
     )
 
@@ -209,7 +209,7 @@ def test_it_qualifies_a_leader_whom_no_malus_to_come_can_catch(db):
 
     assert (
         french(statuses["Alice"].reason)
-        == "Qualification assurée : 1re place du classement final, parmi les 1 places"
+        == "Qualification assurée : 1re place du classement final, parmi les 1 places"
     )
 
 
@@ -223,7 +223,7 @@ def test_it_says_which_bound_the_statuses_rest_on(client, db):
     # A round played a week from now at the earliest: its report 8 started weeks late at most.
     assert "jusqu'à −8 pour l'auteur de chacune des manches restantes" in html
     assert "Alice −9" in html
-    assert "Qualification pour les play-offs, selon cette borne : au plus +30 points par manche" in text
+    assert "Qualification pour les play-offs, selon cette borne : au plus +30 points par manche" in text
     assert "jusqu'à −8 pour l'auteur de chaque manche restante, Alice −9" in text
     assert "  Alice — En course" in text
 

@@ -164,24 +164,24 @@ def test_it_writes_english_sentences_from_the_figures():
 
 def test_the_french_sentences_of_the_race_say_the_places_and_what_is_lacking():
     assert french(SAMPLES[14]) == (
-        "Qualification assurée : à la 1re place quoi qu'il arrive, dans les 10 places qualificatives — "
+        "Qualification assurée : à la 1re place quoi qu'il arrive, dans les 10 places qualificatives — "
         "à 120 points, qui ne peuvent plus baisser, personne ne peut l'atteindre ni l'égaler"
     )
     assert french(SAMPLES[16]) == (
-        "Hors course : au mieux à la 2e place, au-delà de la seule place qualificative — même au plus "
+        "Hors course : au mieux à la 2e place, au-delà de la seule place qualificative — même au plus "
         "haut, à 50 points (+15 par manche au plus sur les 2 manches restantes), 1 joueur classé "
         "restera devant"
     )
     assert french(SAMPLES[18]) == (
-        "En course : au mieux à la 1re place, au pire à la 12e, pour 10 places qualificatives ; 61 "
+        "En course : au mieux à la 1re place, au pire à la 12e, pour 10 places qualificatives ; 61 "
         "points de plus en 3 manches lui assureraient sa place"
     )
     assert french(SAMPLES[19]) == (
-        "En course : au mieux à la 1re place, au pire à la 2e, pour une seule place qualificative ; "
+        "En course : au mieux à la 1re place, au pire à la 2e, pour une seule place qualificative ; "
         "1 point de plus en 1 manche lui assurerait sa place"
     )
     assert french(SAMPLES[20]) == (
-        "En course : au mieux à la 2e place, au pire à la 4e, pour 2 places qualificatives ; même 30 "
+        "En course : au mieux à la 2e place, au pire à la 4e, pour 2 places qualificatives ; même 30 "
         "points en 1 manche, le plus possible, ne lui assureraient pas sa place (il en faudrait 35)"
     )
     assert french(SAMPLES[21]).endswith("; ne rien perdre en 2 manches lui assurerait sa place")

@@ -243,9 +243,9 @@ def test_it_names_the_field_of_each_error_in_french(client, homologated, preside
     response = client.post(edit_url(homologated), {"text": "  ", "author": "", "filed_on": "2010-11-01"})
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Récit : écrivez le compte-rendu" in html
-    assert "Auteur : choisissez" in html
-    assert "Rendu le : la date ne peut pas précéder la manche" in html
+    assert "Récit : écrivez le compte-rendu" in html
+    assert "Auteur : choisissez" in html
+    assert "Rendu le : la date ne peut pas précéder la manche" in html
     assert not Report.objects.exists()
 
 
@@ -255,13 +255,13 @@ def test_it_refuses_a_filing_date_in_the_future(client, homologated, president):
     response = client.post(
         edit_url(homologated), {"text": "T.", "author": player("Bruno").pk, "filed_on": tomorrow}
     )
-    assert "Rendu le : la date ne peut pas être dans le futur" in response.content.decode()
+    assert "Rendu le : la date ne peut pas être dans le futur" in response.content.decode()
 
 
 def test_it_refuses_an_author_who_did_not_play(client, homologated, president, member):
     login(client, president)
     response = client.post(edit_url(homologated), {"text": "T.", "author": member.pk})
-    assert "Auteur : choisissez un joueur de la table" in response.content.decode()
+    assert "Auteur : choisissez un joueur de la table" in response.content.decode()
 
 
 def test_it_previews_without_saving(client, homologated, bruno):
