@@ -152,18 +152,18 @@ _PATTERNS = [
     (
         "big_win",
         re.compile(
-            rf"^Large victoire : (?P<a>{_NUM}) contre (?P<b>{_NUM})"
+            rf"^Large victoire[ \u00a0]: (?P<a>{_NUM}) contre (?P<b>{_NUM})"
             rf" \(écart (?P<gap>{_NUM}) ≥ (?P<m>{_NUM})\)$"
         ),
-        lambda m: gettext("Large victoire : %(a)s contre %(b)s (écart %(gap)s ≥ %(m)s)") % m.groupdict(),
+        lambda m: gettext("Large victoire : %(a)s contre %(b)s (écart %(gap)s ≥ %(m)s)") % m.groupdict(),
     ),
     (
         "close_loss",
         re.compile(
-            rf"^Défaite honorable : (?P<a>{_NUM}) contre (?P<b>{_NUM})"
+            rf"^Défaite honorable[ \u00a0]: (?P<a>{_NUM}) contre (?P<b>{_NUM})"
             rf" \(écart (?P<gap>{_NUM}) ≤ (?P<m>{_NUM})\)$"
         ),
-        lambda m: gettext("Défaite honorable : %(a)s contre %(b)s (écart %(gap)s ≤ %(m)s)") % m.groupdict(),
+        lambda m: gettext("Défaite honorable : %(a)s contre %(b)s (écart %(gap)s ≤ %(m)s)") % m.groupdict(),
     ),
     (
         "prestige",
@@ -194,12 +194,12 @@ _PATTERNS = [
     (
         "late_report",
         re.compile(
-            r"^Compte-rendu en retard : (?P<weeks>\d+) semaines? entamées? après l'échéance"
+            r"^Compte-rendu en retard[ \u00a0]: (?P<weeks>\d+) semaines? entamées? après l'échéance"
             rf" \((?P<per>{_NUM}) par semaine\)$"
         ),
         lambda m: (
             gettext(
-                "Compte-rendu en retard : %(weeks)s semaine(s) entamée(s) après l'échéance"
+                "Compte-rendu en retard : %(weeks)s semaine(s) entamée(s) après l'échéance"
                 " (%(per)s par semaine)"
             )
             % m.groupdict()
@@ -207,17 +207,21 @@ _PATTERNS = [
     ),
     (
         "round_cap",
-        re.compile(rf"^Plafond de la manche : (?P<total>{_NUM}) points ramenés à (?P<limit>{_NUM}) .*$"),
+        re.compile(
+            rf"^Plafond de la manche[ \u00a0]: (?P<total>{_NUM}) points ramenés à (?P<limit>{_NUM}) .*$"
+        ),
         lambda m: (
-            gettext("Plafond de la manche : %(total)s points ramenés à %(limit)s (règlement de la saison)")
+            gettext("Plafond de la manche : %(total)s points ramenés à %(limit)s (règlement de la saison)")
             % m.groupdict()
         ),
     ),
     (
         "round_floor",
-        re.compile(rf"^Plancher de la manche : (?P<total>{_NUM}) points ramenés à (?P<limit>{_NUM}) .*$"),
+        re.compile(
+            rf"^Plancher de la manche[ \u00a0]: (?P<total>{_NUM}) points ramenés à (?P<limit>{_NUM}) .*$"
+        ),
         lambda m: (
-            gettext("Plancher de la manche : %(total)s points ramenés à %(limit)s (règlement de la saison)")
+            gettext("Plancher de la manche : %(total)s points ramenés à %(limit)s (règlement de la saison)")
             % m.groupdict()
         ),
     ),
@@ -327,7 +331,7 @@ def award_reason(reason):
     p = reason.params
     if reason.code == "record":
         best = {"best": french.num(p["best"])}
-        return gettext("Plus haut total d'une manche de la saison : %(best)s") % best
+        return gettext("Plus haut total d'une manche de la saison : %(best)s") % best
     if reason.code == "wooden_spoon":
         place = english_ordinal(p["rank"]) + (gettext(" ex æquo") if p["tied"] else "")
         return gettext("Dernière place du classement final (%(place)s), %(points)s points") % {
@@ -344,7 +348,7 @@ def award_reason(reason):
             % p
         )
         if p["by_rate"]:
-            text += gettext(" ; égalité de contrats réussis départagée au taux de réussite")
+            text += gettext(" ; égalité de contrats réussis départagée au taux de réussite")
         return text
     count = {"count": french.num(p.get("count", 0))}
     if reason.code == "wall":

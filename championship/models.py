@@ -247,7 +247,7 @@ class Report(models.Model):
             validate_report_narrative,
             MaxLengthValidator(
                 TEXT_MAX_LENGTH,
-                message=f"Récit : {TEXT_MAX_LABEL} caractères au plus (ici %(show_value)d).",
+                message=f"Récit : {TEXT_MAX_LABEL} caractères au plus (ici %(show_value)d).",
             ),
         ],
     )

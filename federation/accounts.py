@@ -111,7 +111,7 @@ def reset_allowed(email, client):
     )
     if not (by_client and by_email):
         logger.warning(
-            "Lien de nouveau mot de passe non envoyé (limite %s atteinte) : adresse %s, client %s",
+            "Lien de nouveau mot de passe non envoyé (limite %s atteinte) : adresse %s, client %s",
             "par adresse" if by_client else "par client",
             email,
             client,
@@ -130,7 +130,7 @@ def email_change_allowed(user, client):
     )
     if not (by_client and by_account):
         logger.warning(
-            "Lien de confirmation d'adresse non envoyé (limite %s atteinte) : compte %s, client %s",
+            "Lien de confirmation d'adresse non envoyé (limite %s atteinte) : compte %s, client %s",
             "par compte" if by_client else "par client",
             user.get_username(),
             client,

@@ -79,12 +79,12 @@ class SeasonAdmin(ReadOnlyHistoryAdmin):
     def rulebook_page(self, obj):
         if obj is None or obj.pk is None:
             return _(
-                "La saison reçoit sa copie du règlement par défaut ; elle se modifie ensuite sur le site."
+                "La saison reçoit sa copie du règlement par défaut ; elle se modifie ensuite sur le site."
             )
         return format_html(
             '<a href="{}">{}</a>',
             reverse("championship:season_rulebook", args=[obj.name]),
-            _("Page « Règlement de la saison » (motif obligatoire ; toute la saison est recalculée)"),
+            _("Page « Règlement de la saison » (motif obligatoire ; toute la saison est recalculée)"),
         )
 
     def has_change_permission(self, request, obj=None):

@@ -46,12 +46,12 @@ class BackupError(Exception):
 def database_kind(connection):
     if connection.vendor == "sqlite":
         if connection.is_in_memory_db():
-            raise BackupError("La base SQLite est en mémoire : il n'y a pas de fichier à sauvegarder.")
+            raise BackupError("La base SQLite est en mémoire : il n'y a pas de fichier à sauvegarder.")
         return SQLITE
     if connection.vendor == "postgresql":
         return POSTGRESQL
     raise BackupError(
-        f"Base « {connection.vendor} » non prise en charge : seules SQLite et PostgreSQL se sauvegardent "
+        f"Base « {connection.vendor} » non prise en charge : seules SQLite et PostgreSQL se sauvegardent "
         "avec ces commandes."
     )
 
@@ -70,7 +70,7 @@ def file_kind(path):
     """SQLITE or POSTGRESQL from the first bytes of a file; BackupError for anything else."""
     path = Path(path)
     if not path.is_file():
-        raise BackupError(f"Fichier introuvable : « {path} ».")
+        raise BackupError(f"Fichier introuvable : « {path} ».")
     with path.open("rb") as file:
         head = file.read(len(SQLITE_HEADER))
     if head.startswith(SQLITE_HEADER):
@@ -78,7 +78,7 @@ def file_kind(path):
     if head.startswith(PG_DUMP_CUSTOM_HEADER):
         return POSTGRESQL
     raise BackupError(
-        f"« {path} » n'est pas une sauvegarde de la base : ni un fichier SQLite, ni une sauvegarde "
+        f"« {path} » n'est pas une sauvegarde de la base : ni un fichier SQLite, ni une sauvegarde "
         "PostgreSQL au format de pg_dump --format=custom. Rien n'est restauré."
     )
 
@@ -91,11 +91,11 @@ def backup(connection, destination):
     kind = database_kind(connection)
     destination = Path(destination)
     if destination.is_dir():
-        raise BackupError(f"« {destination} » est un dossier : donnez le nom du fichier de sauvegarde.")
+        raise BackupError(f"« {destination} » est un dossier : donnez le nom du fichier de sauvegarde.")
     if not destination.parent.is_dir():
-        raise BackupError(f"Dossier introuvable : « {destination.parent} ».")
+        raise BackupError(f"Dossier introuvable : « {destination.parent} ».")
     if kind == SQLITE and _same_file(destination, connection.settings_dict["NAME"]):
-        raise BackupError(f"« {destination} » est la base elle-même : choisissez un autre fichier.")
+        raise BackupError(f"« {destination} » est la base elle-même : choisissez un autre fichier.")
     with _written_atomically(destination) as partial:
         if kind == SQLITE:
             _backup_sqlite(connection, partial)
@@ -130,7 +130,7 @@ def _backup_sqlite(connection, path):
             connection.connection.backup(target)
     except sqlite3.Error as error:
         raise BackupError(
-            f"SQLite n'a pas pu copier la base ({error}) : aucune sauvegarde écrite."
+            f"SQLite n'a pas pu copier la base ({error}) : aucune sauvegarde écrite."
         ) from error
 
 
@@ -144,12 +144,12 @@ def check_restorable(connection, source):
     if found != kind:
         raise BackupError(
             f"« {source} » est une sauvegarde {KIND_NAMES[found]}, mais la base configurée est "
-            f"{KIND_NAMES[kind]} : rien n'est restauré. Restaurez ce fichier sur une base "
+            f"{KIND_NAMES[kind]} : rien n'est restauré. Restaurez ce fichier sur une base "
             f"{KIND_NAMES[found]} (variable DATABASE_URL)."
         )
     if kind == SQLITE:
         if _same_file(source, connection.settings_dict["NAME"]):
-            raise BackupError(f"« {source} » est la base elle-même : rien à restaurer.")
+            raise BackupError(f"« {source} » est la base elle-même : rien à restaurer.")
         _check_sqlite_backup(source)
     else:
         _run_pg("pg_restore", connection, ["--list", str(source)], dbname=False)
@@ -162,13 +162,13 @@ def _check_sqlite_backup(path):
             (verdict,) = source.execute("PRAGMA quick_check").fetchone()
             tables = {name for (name,) in source.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as error:
-        raise BackupError(f"« {path} » est illisible ({error}) : rien n'est restauré.") from error
+        raise BackupError(f"« {path} » est illisible ({error}) : rien n'est restauré.") from error
     if verdict != "ok":
-        raise BackupError(f"« {path} » est endommagé (contrôle SQLite : {verdict}) : rien n'est restauré.")
+        raise BackupError(f"« {path} » est endommagé (contrôle SQLite : {verdict}) : rien n'est restauré.")
     if "django_migrations" not in tables:
         raise BackupError(
             f"« {path} » est un fichier SQLite, mais pas une sauvegarde du site (aucune table "
-            "django_migrations) : rien n'est restauré."
+            "django_migrations) : rien n'est restauré."
         )
 
 
@@ -184,7 +184,7 @@ def restore(connection, source):
                 backup_db.backup(connection.connection)  # one transaction: all or nothing
         except sqlite3.Error as error:
             raise BackupError(
-                f"SQLite n'a pas pu restaurer la base ({error}) : elle n'a pas changé."
+                f"SQLite n'a pas pu restaurer la base ({error}) : elle n'a pas changé."
             ) from error
     else:
         connection.close()
@@ -206,7 +206,7 @@ def _run_pg(program, connection, arguments, *, source=None, dbname=True):
     executable = shutil.which(program)
     if executable is None:
         raise BackupError(
-            f"{program} introuvable : installez le client PostgreSQL (sous Debian : "
+            f"{program} introuvable : installez le client PostgreSQL (sous Debian : "
             "apt-get install postgresql-client), de la même version majeure que le serveur ou plus "
             f"récente ({PG_DUMP_DOCS})."
         )
@@ -228,5 +228,5 @@ def _run_pg(program, connection, arguments, *, source=None, dbname=True):
     _args, env = PostgresClient.settings_to_cmd_args_env(settings, [])
     result = subprocess.run(command, env={**os.environ, **(env or {})}, capture_output=True, text=True)
     if result.returncode != 0:
-        raise BackupError(f"{program} a échoué (code {result.returncode}) : {result.stderr.strip()}")
+        raise BackupError(f"{program} a échoué (code {result.returncode}) : {result.stderr.strip()}")
     return result.stdout

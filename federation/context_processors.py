@@ -1,6 +1,7 @@
 from django.utils.functional import SimpleLazyObject
 
 from federation.models import Season
+from federation.roles import player_of
 
 _UNREAD = object()
 
@@ -15,4 +16,8 @@ def current_season(request):
 
 def federation(request):
     # Lazy: a page that never shows the season (a PDF, a redirect) does not read it.
-    return {"current_season": SimpleLazyObject(lambda: current_season(request))}
+    # « Moi » in the header: the identified member's player (None for anyone else), read once.
+    return {
+        "current_season": SimpleLazyObject(lambda: current_season(request)),
+        "reader": SimpleLazyObject(lambda: player_of(request.user)),
+    }

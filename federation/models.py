@@ -83,7 +83,7 @@ class Season(models.Model):
         default=0,
         help_text=_(
             "Ne sert qu'à une saison qui n'a aucune soirée au calendrier (une saison importée, une "
-            "fédération qui n'utilise pas le calendrier) : les manches régulières qu'il reste à "
+            "fédération qui n'utilise pas le calendrier) : les manches régulières qu'il reste à "
             "jouer, pour les statuts des play-offs. Dès la première soirée programmée, seul le "
             "calendrier compte et ce nombre est ignoré."
         ),
@@ -162,7 +162,7 @@ class Official(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_role_display()} {self.season} : {self.player}"
+        return f"{self.get_role_display()} {self.season} : {self.player}"
 
 
 class MemberKey(models.Model):
@@ -220,7 +220,7 @@ class PhoneSession(models.Model):
         verbose_name_plural = _("sessions des téléphones")
 
     def __str__(self):
-        return f"{self.player} : {self.label}"
+        return f"{self.player} : {self.label}"
 
     @property
     def label(self):

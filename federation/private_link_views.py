@@ -49,7 +49,7 @@ def open_link(request):
     messages.success(
         request,
         gettext(
-            "Bonjour %(name)s : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
+            "Bonjour %(name)s : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
             "d'accueil pour le retrouver."
         )
         % {"name": player.nickname or player.name},
@@ -58,7 +58,7 @@ def open_link(request):
         messages.info(
             request,
             gettext(
-                "Par ce lien, vous agissez en membre : vos actes d'officiel (saisir, homologuer, "
+                "Par ce lien, vous agissez en membre : vos actes d'officiel (saisir, homologuer, "
                 "l'administration) demandent votre mot de passe (« Connexion par mot de passe »)."
             ),
         )
@@ -129,9 +129,9 @@ def _mailto(email, player, link):
     """A mailto: address with the link in its body, for a member who has an e-mail address."""
     if not email:
         return ""
-    subject = gettext("Tarot-Bière : votre lien privé")
+    subject = gettext("Tarot-Bière : votre lien privé")
     body = gettext(
-        "Bonjour %(name)s, voici votre lien privé : ouvrez-le sur votre téléphone, il vous y "
+        "Bonjour %(name)s, voici votre lien privé : ouvrez-le sur votre téléphone, il vous y "
         "reconnaîtra. Ne le donnez à personne."
     ) % {"name": player.name}
     return f"mailto:{quote(email, safe='@')}?subject={quote(subject)}&body={quote(body + ' ' + link)}"
@@ -145,7 +145,7 @@ def renew(request):
     (he holds it)."""
     player = player_of(request.user)
     if player is None:
-        raise PermissionDenied(gettext("Ce compte n'est lié à aucun joueur : pas de lien privé."))
+        raise PermissionDenied(gettext("Ce compte n'est lié à aucun joueur : pas de lien privé."))
     keep = request.session.session_key if by_link(request.user) else None
     secret = private_links.issue(player, user=request.user, keep=keep)
     context = {"player": player, "link": _link(request, secret), "mode": "own"}
@@ -163,7 +163,7 @@ def phone_logout(request, pk):
         return redirect("federation:home")
     label = phone.label
     private_links.end_phone(phone)
-    messages.success(request, gettext("Déconnecté : %(phone)s.") % {"phone": label})
+    messages.success(request, gettext("Déconnecté : %(phone)s.") % {"phone": label})
     return redirect(reverse("notifications:account") + "#telephones")
 
 

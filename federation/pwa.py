@@ -83,7 +83,7 @@ def service_worker(request):
 @require_safe
 def manifest(request):
     data = {
-        "name": gettext("Tarot-Bière : championnat de tarot"),
+        "name": gettext("Tarot-Bière : championnat de tarot"),
         "short_name": "Tarot-Bière",
         "lang": request.LANGUAGE_CODE,
         "start_url": "/",

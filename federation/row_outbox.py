@@ -90,22 +90,22 @@ class Words:
 
     def failed(self, row, result, given_up):
         self.logger.warning(
-            "%s %s non envoyée (essai %d) : %s%s",
+            "%s %s non envoyée (essai %d) : %s%s",
             self.name,
             row.pk,
             row.attempts,
             result.problem,
-            " ; abandonnée" if given_up else "",
+            " ; abandonnée" if given_up else "",
         )
 
     def forgotten(self, row, result):
-        self.logger.info("%s %s : %s ; sa destination est oubliée", self.name, row.pk, result.problem)
+        self.logger.info("%s %s : %s ; sa destination est oubliée", self.name, row.pk, result.problem)
 
     def lost(self, row):
-        self.logger.warning("%s %s : reprise par un autre envoi pendant celui-ci", self.name, row.pk)
+        self.logger.warning("%s %s : reprise par un autre envoi pendant celui-ci", self.name, row.pk)
 
     def error(self, pk):
-        self.logger.exception("%s %s : erreur, laissée au prochain passage", self.name, pk)
+        self.logger.exception("%s %s : erreur, laissée au prochain passage", self.name, pk)
 
 
 class RowOutbox:
@@ -150,7 +150,7 @@ class RowOutbox:
         try:
             return self.send(row)
         except Exception as error:
-            self.logger.exception("%s %s : erreur pendant l'envoi", self.name, row.pk)
+            self.logger.exception("%s %s : erreur pendant l'envoi", self.name, row.pk)
             return Result(f"envoi impossible ({type(error).__name__})")
 
     def deliver(self, pk, now=None):

@@ -29,7 +29,7 @@ def env_ports(name, default):
     ports = []
     for item in filter(None, (part.strip() for part in raw.split(","))):
         if not item.isdigit() or not 0 < int(item) < 65536:
-            raise ImproperlyConfigured(f"{name} : « {item} » n'est pas un port (1 à 65535, ou * pour tous).")
+            raise ImproperlyConfigured(f"{name} : « {item} » n'est pas un port (1 à 65535, ou * pour tous).")
         ports.append(int(item))
     return tuple(ports)
 
@@ -39,9 +39,9 @@ def env_int(name, default, minimum=0):
     try:
         value = int(raw) if raw else default
     except ValueError:
-        raise ImproperlyConfigured(f"{name} : « {raw} » n'est pas un nombre entier.") from None
+        raise ImproperlyConfigured(f"{name} : « {raw} » n'est pas un nombre entier.") from None
     if value < minimum:
-        raise ImproperlyConfigured(f"{name} : {value} est inférieur au minimum, {minimum}.")
+        raise ImproperlyConfigured(f"{name} : {value} est inférieur au minimum, {minimum}.")
     return value
 
 
@@ -51,7 +51,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
-            "SECRET_KEY manquante : définissez la variable d'environnement SECRET_KEY "
+            "SECRET_KEY manquante : définissez la variable d'environnement SECRET_KEY "
             "(obligatoire quand DEBUG est désactivé)."
         )
     SECRET_KEY = "django-insecure-development-only-key"
@@ -159,13 +159,13 @@ def cache_settings(url, debug):
     }
     if scheme in ("db", "memcached"):
         raise ImproperlyConfigured(
-            f"CACHE_URL : « {scheme}:// » n'est plus pris en charge (le cache de la base partage les "
-            "transactions des pages, memcached n'est pas testé) : plusieurs machines partagent un "
+            f"CACHE_URL : « {scheme}:// » n'est plus pris en charge (le cache de la base partage les "
+            "transactions des pages, memcached n'est pas testé) : plusieurs machines partagent un "
             "serveur Redis (redis://HOTE:6379/0), une seule machine le cache de fichiers (par défaut)."
         )
     if scheme not in backends or (scheme != "locmem" and not rest):
         raise ImproperlyConfigured(
-            f"CACHE_URL invalide : « {url} » (attendu : locmem://, redis://HOTE:PORT/BASE "
+            f"CACHE_URL invalide : « {url} » (attendu : locmem://, redis://HOTE:PORT/BASE "
             "ou file:///REPERTOIRE)."
         )
     backend, location = backends[scheme]

@@ -91,7 +91,7 @@ def login_code(request):
     """The second step: the code of the account's authenticator, or one of its backup codes."""
     user = _pending_user(request)
     if user is None:
-        messages.warning(request, gettext("Connexion expirée : saisissez de nouveau votre mot de passe."))
+        messages.warning(request, gettext("Connexion expirée : saisissez de nouveau votre mot de passe."))
         return redirect("login")
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -114,7 +114,7 @@ def login_code(request):
         if pending["tries"] >= MAX_TRIES:
             del request.session[PENDING_KEY]
             messages.error(
-                request, gettext("Trop de codes erronés : saisissez de nouveau votre mot de passe.")
+                request, gettext("Trop de codes erronés : saisissez de nouveau votre mot de passe.")
             )
             return redirect("login")
         form.add_error("code", _refusal(wait))
@@ -125,8 +125,8 @@ def login_code(request):
 def _refusal(wait):
     if wait:
         return ngettext(
-            "Trop d'essais : attendez %(seconds)d seconde avant le prochain code.",
-            "Trop d'essais : attendez %(seconds)d secondes avant le prochain code.",
+            "Trop d'essais : attendez %(seconds)d seconde avant le prochain code.",
+            "Trop d'essais : attendez %(seconds)d secondes avant le prochain code.",
             wait,
         ) % {"seconds": wait}
     return gettext("Code erroné.")

@@ -70,7 +70,7 @@ def bounds_problem(value, bounds):
 
 def field_message(label, problem):
     """« Lieu : caractère de contrôle U+0000 interdit. »"""
-    return gettext("%(field)s : %(problem)s.") % {"field": label, "problem": problem}
+    return gettext("%(field)s : %(problem)s.") % {"field": label, "problem": problem}
 
 
 def check(label, problem):

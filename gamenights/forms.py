@@ -30,13 +30,13 @@ class NightForm(forms.Form):
     date = forms.DateField(
         label=_("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
+        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
     )
     time = forms.TimeField(
         label=_("Heure"),
         initial=datetime.time(20, 30),
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        error_messages={"required": _("Heure : obligatoire."), "invalid": _("Heure : heure invalide.")},
+        error_messages={"required": _("Heure : obligatoire."), "invalid": _("Heure : heure invalide.")},
     )
     place = TextField(field_name=_("Lieu"), formula=True, label=_("Lieu"), max_length=120, required=False)
     host = PlayerChoiceField(
@@ -49,7 +49,7 @@ class NightForm(forms.Form):
     answers_until = forms.DateTimeField(
         label=_("Réponses jusqu'au"),
         required=False,
-        help_text=_("Vide : jusqu'au début de la soirée."),
+        help_text=_("Vide : jusqu'au début de la soirée."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M"],
     )
@@ -81,7 +81,7 @@ class NightForm(forms.Form):
         check_season_date(self, data)
         deadline = data.get("answers_until")
         if deadline and data.get("date") and deadline.date() > data["date"]:
-            self.add_error("answers_until", gettext("Réponses jusqu'au : au plus tard le jour de la soirée."))
+            self.add_error("answers_until", gettext("Réponses jusqu'au : au plus tard le jour de la soirée."))
         return data
 
     def fields_to_write(self):

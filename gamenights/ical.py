@@ -32,7 +32,7 @@ def uid(night):
 
 def _summary(night, mark=""):
     stage = dict(GameNight._meta.get_field("stage").choices)[night.stage]
-    summary = gettext("Tarot-Bière : %(stage)s") % {"stage": stage}
+    summary = gettext("Tarot-Bière : %(stage)s") % {"stage": stage}
     if night.table:
         summary += f" {night.table}"
     if night.place:
@@ -129,8 +129,8 @@ def alarms(night, summary):
     eve_day = night.date - datetime.timedelta(days=1)
     eve = timezone.make_aware(datetime.datetime.combine(eve_day, EVE_ALARM_AT))
     return [
-        _alarm(eve, gettext("Demain à %(time)s : %(summary)s") % values),
-        _alarm(-BEFORE_START, gettext("Dans deux heures, à %(time)s : %(summary)s") % values),
+        _alarm(eve, gettext("Demain à %(time)s : %(summary)s") % values),
+        _alarm(-BEFORE_START, gettext("Dans deux heures, à %(time)s : %(summary)s") % values),
     ]
 
 

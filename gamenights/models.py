@@ -57,7 +57,7 @@ class GameNight(models.Model):
         _("réponses jusqu'au"),
         null=True,
         blank=True,
-        help_text=_("Vide : jusqu'au début de la soirée."),
+        help_text=_("Vide : jusqu'au début de la soirée."),
     )
     # Raised at every change a calendar shows (date, time, place, cancellation): the SEQUENCE of
     # the night's iCal event, so that subscribed calendars take the update.
@@ -128,7 +128,7 @@ class Rsvp(models.Model):
         constraints = [models.UniqueConstraint(fields=["night", "player"], name="rsvp_once_per_night")]
 
     def __str__(self):
-        return f"{self.player} : {self.get_answer_display()}"
+        return f"{self.player} : {self.get_answer_display()}"
 
 
 class FeedKey(models.Model):

@@ -24,8 +24,8 @@ SHOWN = ("date", "time", "place", "cancelled", "tentative", "stage", "table")
 # its phase (cancel it and schedule another).
 EDITABLE = ("date", "time", "place", "host", "notes", "tentative", "answers_until")
 CUP_ONLY = (
-    "Phase : une soirée de play-off ou la finale se programme depuis « Soirées de la Coupe », une "
-    "fois ses joueurs connus ; la phase d'une soirée ne change pas (annulez-la et programmez-en "
+    "Phase : une soirée de play-off ou la finale se programme depuis « Soirées de la Coupe », une "
+    "fois ses joueurs connus ; la phase d'une soirée ne change pas (annulez-la et programmez-en "
     "une autre)."
 )
 
@@ -68,7 +68,7 @@ def _check_fields(fields, stage=GameNight.REGULAR, table=""):
         raise NightError("stage", CUP_ONLY)
     unknown = set(fields) - set(EDITABLE)
     if unknown:
-        raise NightError("invalid", f"Champs inconnus : {', '.join(sorted(unknown))}.")
+        raise NightError("invalid", f"Champs inconnus : {', '.join(sorted(unknown))}.")
 
 
 def _create(season, user, reason, **fields):
@@ -91,7 +91,7 @@ def change_night(night, *, user=None, reason="", **fields):
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     _check_fields(fields, night.stage, night.table)
     if night.cancelled:
-        raise NightError("cancelled", "Cette soirée est annulée : elle ne se modifie plus.")
+        raise NightError("cancelled", "Cette soirée est annulée : elle ne se modifie plus.")
     if "date" in fields:
         _check_date(night.season, fields["date"])
     changed = [name for name, value in fields.items() if getattr(night, name) != value]
@@ -111,7 +111,7 @@ def change_night(night, *, user=None, reason="", **fields):
 def cancel_night(night, *, reason, user=None):
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if not (reason or "").strip():
-        raise NightError("reason", "Motif : obligatoire pour annuler une soirée.")
+        raise NightError("reason", "Motif : obligatoire pour annuler une soirée.")
     if night.cancelled:
         return night
     night.cancelled = True
@@ -130,12 +130,12 @@ def answer(night, player, value, *, reason="", user=None, on_behalf=False, now=N
     when it moves players between the seats and the waiting list (`schedule.seating`)."""
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     if value not in dict(Rsvp.ANSWERS):
-        raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
+        raise NightError("answer", "Réponse : « je viens », « je ne viens pas » ou « peut-être ».")
     if night.cancelled:
         raise NightError("cancelled", "Cette soirée est annulée.")
     if not Player.objects.filter(pk=player.pk, active=True).exists():
         raise NightError(
-            "inactive", f"{player.name} est inactif : un joueur inactif ne répond pas aux soirées."
+            "inactive", f"{player.name} est inactif : un joueur inactif ne répond pas aux soirées."
         )
     if not on_behalf and not night.answers_open(now):
         raise NightError("deadline", "Les réponses à cette soirée sont closes.")
@@ -181,13 +181,13 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
     Season.objects.select_for_update().filter(pk=season.pk).first()
     wanted = [n for n in cup.cup_nights(season).nights if (n.stage, n.table) == (stage, table or "")]
     if not wanted:
-        raise NightError("stage", "Phase : cette table de la Coupe n'existe pas dans cette saison.")
+        raise NightError("stage", "Phase : cette table de la Coupe n'existe pas dans cette saison.")
     if wanted[0].night is not None:
         raise NightError("duplicate", "Cette soirée de la Coupe est déjà programmée.")
     if not wanted[0].players:
         raise NightError(
             "seeding",
-            "Coupe : les joueurs de cette soirée ne sont pas encore connus (il reste des manches "
+            "Coupe : les joueurs de cette soirée ne sont pas encore connus (il reste des manches "
             "régulières au calendrier ou à homologuer, ou des play-offs à jouer).",
         )
     names = ", ".join(player.name for player in wanted[0].players)
@@ -200,7 +200,7 @@ def schedule_cup_night(season, stage, table="", *, user=None, date, time, place=
         place=place,
         stage=stage,
         table=table or "",
-        notes=f"Joueurs convoqués : {names}.",
+        notes=f"Joueurs convoqués : {names}.",
     )
 
 

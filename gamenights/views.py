@@ -139,7 +139,7 @@ def _answered(request, night, player, form, *, on_behalf=False):
         return False
     messages.success(
         request,
-        gettext("Réponse enregistrée : %(player)s, « %(answer)s ».")
+        gettext("Réponse enregistrée : %(player)s, « %(answer)s ».")
         % {
             "player": player,
             "answer": dict(Rsvp.ANSWERS)[form.cleaned_data["answer"]],
@@ -321,10 +321,10 @@ def night_confirm(request, pk):
             messages.error(request, error.message)
         else:
             messages.success(
-                request, gettext("%(player)s : proposition confirmée.") % {"player": proposal.player}
+                request, gettext("%(player)s : proposition confirmée.") % {"player": proposal.player}
             )
         return redirect(night)
-    messages.error(request, gettext("Motif : obligatoire pour confirmer une proposition."))
+    messages.error(request, gettext("Motif : obligatoire pour confirmer une proposition."))
     return redirect(night)
 
 
@@ -340,14 +340,14 @@ def _ics(body, filename):
 @require_GET
 def feed(request):
     nights = GameNight.objects.select_related("season")
-    return _ics(ical.calendar(nights, gettext("Tarot-Bière : soirées")), "soirees.ics")
+    return _ics(ical.calendar(nights, gettext("Tarot-Bière : soirées")), "soirees.ics")
 
 
 @require_GET
 def season_feed(request, name):
     season = get_object_or_404(Season, name=name)
     nights = GameNight.objects.filter(season=season)
-    name = gettext("Tarot-Bière : soirées %(season)s") % {"season": season.name}
+    name = gettext("Tarot-Bière : soirées %(season)s") % {"season": season.name}
     return _ics(ical.calendar(nights, name), f"soirees-{season.name}.ics")
 
 
@@ -357,5 +357,5 @@ def member_feed(request, token):
     player = links.feed_player(token)
     if player is None:
         return render(request, "gamenights/link_invalid.html", status=404)
-    name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
+    name = gettext("Tarot-Bière : mes soirées (%(player)s)") % {"player": player}
     return _ics(ical.member_calendar(player, name), "mes-soirees.ics")

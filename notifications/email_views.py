@@ -29,7 +29,7 @@ def account_context(user):
 def throttled_error():
     minutes = int(settings.EMAIL_CHANGE_WINDOW.total_seconds() // 60)
     return gettext(
-        "Adresse électronique : trop de demandes de confirmation ; "
+        "Adresse électronique : trop de demandes de confirmation ; "
         "réessayez dans %(minutes)s minutes au plus."
     ) % {"minutes": minutes}
 
@@ -57,7 +57,7 @@ def email_change(request):
                 outbox.send_later(mail.deliver, mail.address_confirmation(change, url))
                 messages.success(
                     request,
-                    gettext("Lien envoyé à %(email)s : ouvrez-le pour confirmer votre adresse.")
+                    gettext("Lien envoyé à %(email)s : ouvrez-le pour confirmer votre adresse.")
                     % {"email": change.address},
                 )
                 return redirect("notifications:account")

@@ -40,11 +40,11 @@ class EmailChangeForm(forms.Form):
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
         help_text=gettext_lazy(
-            "Un lien pour la confirmer y sera envoyé ; elle ne servira qu'une fois confirmée."
+            "Un lien pour la confirmer y sera envoyé ; elle ne servira qu'une fois confirmée."
         ),
         error_messages={
-            "required": gettext_lazy("Adresse électronique : saisissez votre adresse."),
-            "invalid": gettext_lazy("Adresse électronique : saisissez une adresse valide."),
+            "required": gettext_lazy("Adresse électronique : saisissez votre adresse."),
+            "invalid": gettext_lazy("Adresse électronique : saisissez une adresse valide."),
         },
     )
 
@@ -56,6 +56,6 @@ class EmailChangeForm(forms.Form):
         address = BaseUserManager.normalize_email(self.cleaned_data["email"].strip())
         if address.casefold() == self.user.email.strip().casefold():
             raise forms.ValidationError(
-                gettext("Adresse électronique : c'est déjà l'adresse de votre compte.")
+                gettext("Adresse électronique : c'est déjà l'adresse de votre compte.")
             )
         return address

@@ -6,6 +6,8 @@ plain text, as the house's other mail (the password reset), from the templates
 And the two mails of a member's new address, written in the language of the page he used: the
 link confirming it, to the new address; once confirmed, a notice to the old one."""
 
+import re
+
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
@@ -20,6 +22,13 @@ from notifications.models import NIGHT
 from notifications.plan import preference
 
 TEMPLATES = "notifications/mail/"
+
+SPACES = re.compile(r"[^\S\u00a0\u202f]+")  # every space and line break but the no-break ones
+
+
+def one_line(text):
+    """A subject on one line; its no-break spaces (French typography) kept, which str.split() drops."""
+    return SPACES.sub(" ", text).strip(" ")
 
 
 def context(reminder):
@@ -50,7 +59,7 @@ def message(reminder):
         subject = render_to_string(f"{TEMPLATES}{reminder.kind}_subject.txt", values)
         body = render_to_string(f"{TEMPLATES}{reminder.kind}.txt", values)
     return EmailMessage(
-        subject=" ".join(subject.split()),
+        subject=one_line(subject),
         body=body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[reminder.recipient.user.email],
@@ -69,7 +78,7 @@ def plain(template, values, to):
     """A plain-text ``EmailMessage`` from ``<template>.txt`` and ``<template>_subject.txt``."""
     subject = render_to_string(f"{TEMPLATES}{template}_subject.txt", values)
     return EmailMessage(
-        subject=" ".join(subject.split()),
+        subject=one_line(subject),
         body=render_to_string(f"{TEMPLATES}{template}.txt", values),
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=to,

@@ -193,7 +193,7 @@ class EmailChange(models.Model):
         verbose_name_plural = _("changements d'adresse électronique")
 
     def __str__(self):
-        return f"{self.user} : {self.previous or '—'} → {self.address}"
+        return f"{self.user} : {self.previous or '—'} → {self.address}"
 
 
 class PushSubscription(models.Model):

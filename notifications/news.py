@@ -98,7 +98,7 @@ def deliver_in_background(keys):
     try:
         return outbox.deliver_all(outbox.due(rows=News.objects.filter(key__in=keys, attempts=0)))
     except Exception:
-        logger.exception("nouvelles non envoyées en arrière-plan : laissées à deliver_news")
+        logger.exception("nouvelles non envoyées en arrière-plan : laissées à deliver_news")
         return None
 
 

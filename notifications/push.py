@@ -107,7 +107,7 @@ def verdict(status, headers):
     if 200 <= status < 300:
         return Result()
     if status in (404, 410):
-        return Result(f"HTTP {status} : téléphone désabonné", retry=False, forgotten=True)
+        return Result(f"HTTP {status} : téléphone désabonné", retry=False, forgotten=True)
     if status == 429 or status >= 500:
         return Result(f"HTTP {status}", later=retry_after(headers))
     return Result(f"HTTP {status}", retry=False)
@@ -128,7 +128,7 @@ def push(subscription, message):
         target = addresses.target(subscription.endpoint, deadline.left(), rules())
         status, answer = posting.request(target, body, headers, deadline)
     except addresses.Refused as refused:
-        return Result(f"adresse refusée : {refused.reason}", retry=False)
+        return Result(f"adresse refusée : {refused.reason}", retry=False)
     except Exception as error:  # noqa: BLE001 — every failure is a failure of this push, in words
         return Result("délai dépassé" if deadline.passed.is_set() else posting.failure(error))
     result = verdict(status, answer)

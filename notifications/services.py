@@ -24,7 +24,7 @@ def set_preferences(player, *, user=None, reason="choix du membre", **values):
     """Save ``values`` (among FIELDS) as ``player``'s choices; the row is made on first use."""
     unknown = set(values) - set(FIELDS)
     if unknown:
-        raise ValueError(f"Champs inconnus : {', '.join(sorted(unknown))}.")
+        raise ValueError(f"Champs inconnus : {', '.join(sorted(unknown))}.")
     found, _created = ReminderPreference.objects.select_for_update().get_or_create(player=player)
     for name, value in values.items():
         setattr(found, name, value)
@@ -48,7 +48,7 @@ def address_taken(address, user):
 
 def taken_error():
     return ValidationError(
-        gettext("Adresse électronique : cette adresse est déjà celle d'un autre compte."), code="taken"
+        gettext("Adresse électronique : cette adresse est déjà celle d'un autre compte."), code="taken"
     )
 
 

@@ -24,7 +24,7 @@ def saved_message(user):
     """What saving the choices did: they take effect only if a reminder can reach the account."""
     if user.email:
         return gettext("Vos choix de rappels sont enregistrés.")
-    return gettext("Vos choix sont enregistrés ; ils prendront effet quand votre adresse sera confirmée.")
+    return gettext("Vos choix sont enregistrés ; ils prendront effet quand votre adresse sera confirmée.")
 
 
 @login_required
@@ -57,12 +57,12 @@ def feed_renew(request):
     """« Renouveler l'adresse »: a new address for the member's own calendar, the old one closed."""
     player = player_of(request.user)
     if player is None:
-        raise PermissionDenied(gettext("Ce compte n'est lié à aucun joueur : pas de calendrier personnel."))
+        raise PermissionDenied(gettext("Ce compte n'est lié à aucun joueur : pas de calendrier personnel."))
     night_services.renew_feed_key(player, user=request.user)
     messages.success(
         request,
         gettext(
-            "Nouvelle adresse de votre calendrier : l'ancienne ne s'ouvre plus. Abonnez de nouveau "
+            "Nouvelle adresse de votre calendrier : l'ancienne ne s'ouvre plus. Abonnez de nouveau "
             "vos agendas à celle-ci."
         ),
     )

@@ -40,7 +40,7 @@ def french(reason: Reason) -> str:
     """The French sentence of an award's ``Reason``."""
     p = reason.params
     if reason.code == "record":
-        return f"Plus haut total d'une manche de la saison : {num(p['best'])}"
+        return f"Plus haut total d'une manche de la saison : {num(p['best'])}"
     if reason.code == "wooden_spoon":
         place = ordinal(p["rank"], feminine=True) + (" ex æquo" if p["tied"] else "")
         return f"Dernière place du classement final ({place}), {num(p['points'])} points"
@@ -52,7 +52,7 @@ def french(reason: Reason) -> str:
             f"minimum {p['minimum']} prises"
         )
         if p["by_rate"]:
-            text += " ; égalité de contrats réussis départagée au taux de réussite"
+            text += " ; égalité de contrats réussis départagée au taux de réussite"
         return text
     if reason.code == "wall":
         return f"{plural(p['count'], 'contrat')} mis en échec en défense"

@@ -119,7 +119,7 @@ def _big_win_items(facts: RoundFacts, rulebook) -> list[LineItem]:
         return []
     winner = next(p for p, t in totals.items() if t == first)
     label = (
-        f"Large victoire : {num(first)} contre {num(second)} (écart {num(gap)} ≥ {num(rules.big_win_margin)})"
+        f"Large victoire : {num(first)} contre {num(second)} (écart {num(gap)} ≥ {num(rules.big_win_margin)})"
     )
     return [LineItem(winner, "big_win", rules.big_win_points, label)]
 
@@ -136,7 +136,7 @@ def _close_loss_items(facts: RoundFacts, rulebook) -> list[LineItem]:
     if gap > rules.close_loss_margin:
         return []
     label = (
-        f"Défaite honorable : {num(lowest)} contre {num(next_up)} "
+        f"Défaite honorable : {num(lowest)} contre {num(next_up)} "
         f"(écart {num(gap)} ≤ {num(rules.close_loss_margin)})"
     )
     return [
@@ -266,7 +266,7 @@ def late_report_item(player: str, weeks: int, rulebook) -> LineItem | None:
         return None
     plural = "s" if weeks > 1 else ""
     label = (
-        f"Compte-rendu en retard : {weeks} semaine{plural} entamée{plural} "
+        f"Compte-rendu en retard : {weeks} semaine{plural} entamée{plural} "
         f"après l'échéance ({num(per_week)} par semaine)"
     )
     return LineItem(player, "late_report", weeks * per_week, label)
@@ -312,13 +312,13 @@ def round_limit_items(items: list[LineItem], rulebook) -> list[LineItem]:
     for player, total in sums.items():
         if total > cap:
             label = (
-                f"Plafond de la manche : {num(total)} points ramenés à {num(cap)} "
+                f"Plafond de la manche : {num(total)} points ramenés à {num(cap)} "
                 f"(au plus +{cap} points par manche selon le règlement de la saison)"
             )
             limits.append(LineItem(player, "round_cap", cap - total, label))
         elif total < floor:
             label = (
-                f"Plancher de la manche : {num(total)} points ramenés à {num(floor)} "
+                f"Plancher de la manche : {num(total)} points ramenés à {num(floor)} "
                 f"(au moins {num(floor)} points par manche selon le règlement de la saison)"
             )
             limits.append(LineItem(player, "round_floor", floor - total, label))

@@ -175,7 +175,7 @@ def _table_results(plan: CupPlan, playoff_totals) -> dict[str, Mapping[str, int]
         totals = playoff_totals.get(table) or {}
         if totals and set(totals) != set(players):
             raise ValueError(
-                f"Table de play-off {table} : résultats attendus pour {', '.join(players)}, "
+                f"Table de play-off {table} : résultats attendus pour {', '.join(players)}, "
                 f"reçus pour {', '.join(totals)}"
             )
         eligible[table] = totals
@@ -212,5 +212,5 @@ def champion(players: Sequence[str], final_totals: Mapping[str, int] | None) -> 
     seed = {player: index for index, player in enumerate(players)}
     unknown = [player for player in final_totals if player not in seed]
     if unknown:
-        raise ValueError(f"Finale : {unknown[0]} ne fait pas partie des finalistes")
+        raise ValueError(f"Finale : {unknown[0]} ne fait pas partie des finalistes")
     return min(final_totals, key=lambda p: (-final_totals[p], seed[p]))

@@ -81,7 +81,7 @@ def _final_winner(p) -> str:
     if not p["tied"]:
         return f"vainqueur de la finale (total {num(p['total'])})"
     return (
-        f"vainqueur de la finale (total {num(p['total'])}, à égalité avec {', '.join(p['tied'])} : "
+        f"vainqueur de la finale (total {num(p['total'])}, à égalité avec {', '.join(p['tied'])} : "
         f"égalité départagée par la tête de série, {p['seed']} contre {', '.join(p['tied_seeds'])})"
     )
 
@@ -90,24 +90,24 @@ _LATE = "malus de compte-rendu en retard à venir compris"
 
 FRENCH: dict[str, Callable[[Mapping], str]] = {
     # seeding (scoring.cup.seed_cup): why a player is not among the seeds
-    "unranked": lambda p: f"hors classement : moins de {p['minimum']} manches ({_played(p['rounds'])})",
+    "unranked": lambda p: f"hors classement : moins de {p['minimum']} manches ({_played(p['rounds'])})",
     "no_cup": lambda p: (
-        f"pas de Coupe du Monde : {plural(p['count'], 'joueur')} {agree(p['count'], 'classé')}, "
+        f"pas de Coupe du Monde : {plural(p['count'], 'joueur')} {agree(p['count'], 'classé')}, "
         f"il en faut au moins {p['minimum']}"
     ),
-    "outside_playoffs": lambda p: f"{_final_place(p)} : hors des {p['size']} qualifiés pour les play-offs",
+    "outside_playoffs": lambda p: f"{_final_place(p)} : hors des {p['size']} qualifiés pour les play-offs",
     "outside_direct_final": lambda p: (
-        f"{_final_place(p)} : hors des {p['size']} qualifiés pour la finale directe "
-        f"(moins de {p['playoff_players']} classés : pas de play-offs)"
+        f"{_final_place(p)} : hors des {p['size']} qualifiés pour la finale directe "
+        f"(moins de {p['playoff_players']} classés : pas de play-offs)"
     ),
     # play-offs (scoring.cup.qualify_for_final): why a player is not in the final
     "table_cut": lambda p: (
         f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}"
         + (f", à égalité avec {p['tied_with']}, {_seed_tie(p)}" if p["tied_with"] else "")
-        + f") : {_cut_phrase(p['qualifiers'], p['best_thirds'])}"
+        + f") : {_cut_phrase(p['qualifiers'], p['best_thirds'])}"
     ),
     "third_cut": lambda p: (
-        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : derrière "
+        f"{ordinal(p['position'])} de la table {p['table']} (total {num(p['total'])}) : derrière "
         f"{p['kept']}, {ordinal(p['position'])} de la table {p['kept_table']} (total {num(p['kept_total'])}"
         + (f", {_seed_tie(p)}" if p["tied"] else "")
         + ")"
@@ -126,17 +126,17 @@ FRENCH: dict[str, Callable[[Mapping], str]] = {
     # what the stored rounds of the cup contradict (championship.cup.state): warnings
     "playoffs_without_plan": lambda p: (
         "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
-        "play-offs : elles ne comptent pas."
+        "play-offs : elles ne comptent pas."
     ),
     "several_playoff_rounds": lambda p: (
-        f"Plusieurs manches homologuées à la table {p['table']} des play-offs : seule la manche "
+        f"Plusieurs manches homologuées à la table {p['table']} des play-offs : seule la manche "
         f"n° {p['number']} compte."
     ),
     "wrong_playoff_players": lambda p: (
         f"La manche de la table {p['table']} des play-offs réunit {', '.join(p['players'])} au lieu des "
-        f"qualifiés {', '.join(p['expected'])} : elle ne compte pas tant qu'elle n'est pas corrigée."
+        f"qualifiés {', '.join(p['expected'])} : elle ne compte pas tant qu'elle n'est pas corrigée."
     ),
-    "several_finals": lambda p: f"Plusieurs finales homologuées : seule la manche n° {p['number']} compte.",
+    "several_finals": lambda p: f"Plusieurs finales homologuées : seule la manche n° {p['number']} compte.",
     "wrong_finalists": lambda p: (
         f"La finale réunit {', '.join(p['players'])} au lieu des qualifiés {', '.join(p['expected'])}."
     ),

@@ -134,7 +134,7 @@ def _check_seated(field: str, name, seats: tuple[str, ...]) -> None:
 
 def _check_choice(field: str, value, choices, what: str) -> None:
     if value not in choices:
-        _fail(field, f"{what} inconnu « {value} » (possibles : {', '.join(choices)})")
+        _fail(field, f"{what} inconnu « {value} » (possibles : {', '.join(choices)})")
 
 
 def _check_not_played(deal: DealInput) -> None:

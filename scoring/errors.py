@@ -11,7 +11,7 @@ class ScoringError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = f"champ « {self.field} » : {self.message}"
+        where = f"champ « {self.field} » : {self.message}"
         if self.deal_number is None:
             return where
         return f"donne {self.deal_number}, {where}"

@@ -158,7 +158,7 @@ def final_ranking(players: Iterable[PlayerSeason], rulebook) -> tuple[list[Stand
     names = [p.player for p in players]
     if len(set(names)) != len(names):
         duplicate = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"Joueur présent deux fois dans le classement : {duplicate}")
+        raise ValueError(f"Joueur présent deux fois dans le classement : {duplicate}")
     rules = rulebook.championship
     keys = list(rules.tiebreaks)
 

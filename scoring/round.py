@@ -136,7 +136,7 @@ def check_rotation(players: Sequence[str], deals: Sequence[DealInput]) -> tuple[
         if previous is not None and previous.dealer in seats and deal.dealer in seats:
             expected = next_dealer(seats, previous.dealer, previous.kind)
             if deal.dealer != expected:
-                warnings.append(f"donne {number} : donneur attendu {expected}, inscrit {deal.dealer}")
+                warnings.append(f"donne {number} : donneur attendu {expected}, inscrit {deal.dealer}")
         previous = deal
     return tuple(warnings)
 

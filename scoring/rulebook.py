@@ -25,9 +25,9 @@ AUTHOR_RULES = ("winner",)
 # Settings that existed once and were removed, with what replaced them (a season's copy written
 # before is refused with this message rather than a bare "paramètre inconnu").
 RETIRED = {
-    "cup.max_round_points": "paramètre supprimé : le plafond d'une manche se règle désormais dans "
+    "cup.max_round_points": "paramètre supprimé : le plafond d'une manche se règle désormais dans "
     "championship.round_points_cap, appliqué au calcul de chaque manche",
-    "cup.min_round_points": "paramètre supprimé : le plancher d'une manche se règle désormais dans "
+    "cup.min_round_points": "paramètre supprimé : le plancher d'une manche se règle désormais dans "
     "championship.round_points_floor, appliqué au calcul de chaque manche",
 }
 MAX_CARD_POINTS = 91
@@ -42,7 +42,7 @@ class RulebookError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        return f"{self.field} : {self.message}"
+        return f"{self.field} : {self.message}"
 
 
 # --- value types: each refuses anything else with one French message --------------------------
@@ -95,10 +95,10 @@ Flag = Annotated[bool, _checked(bool, lambda v: True, "doit valoir true ou false
 TableSize = Annotated[int, _int_key(TABLE_SIZES, "la clé doit être 4 ou 5 (joueurs à la table)")]
 Bouts = Annotated[int, _int_key(BOUTS, "la clé doit être un nombre de bouts de 0 à 3")]
 Contract = Annotated[
-    str, _str_key(CONTRACTS, "doit être un contrat : prise, garde, garde_sans ou garde_contre")
+    str, _str_key(CONTRACTS, "doit être un contrat : prise, garde, garde_sans ou garde_contre")
 ]
 PoigneeSize = Annotated[str, _str_key(POIGNEE_SIZES, "doit être simple, double ou triple")]
-AuthorRule = Annotated[str, _str_key(AUTHOR_RULES, "règle inconnue (valeur possible : winner)")]
+AuthorRule = Annotated[str, _str_key(AUTHOR_RULES, "règle inconnue (valeur possible : winner)")]
 
 
 def _refuse(field: str, message: str) -> PydanticCustomError:
@@ -123,7 +123,7 @@ def _require_unique(values: list, field: str) -> None:
 def _require_known(values: list, known: tuple[str, ...], field: str) -> None:
     for value in values:
         if value not in known:
-            raise _refuse(field, f"clé inconnue « {value} » (possibles : {', '.join(known)})")
+            raise _refuse(field, f"clé inconnue « {value} » (possibles : {', '.join(known)})")
     _require_unique(values, field)
 
 
@@ -341,7 +341,7 @@ def load_rulebook(text: str) -> Rulebook:
         detail = f" à la ligne {where[1]}, colonne {where[2]}" if where else ""
         raise RulebookError("rulebook", f"fichier TOML illisible{detail}") from None
     except RecursionError:
-        raise RulebookError("rulebook", "fichier TOML illisible : trop d'imbrication de tableaux") from None
+        raise RulebookError("rulebook", "fichier TOML illisible : trop d'imbrication de tableaux") from None
 
 
 def default_rulebook_text() -> str:

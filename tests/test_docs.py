@@ -17,9 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
-CITED_PATH = re.compile(
-    r"`((?:championship|federation|scoring|tests|docs|templates|\.ci)/[\w./-]*)`"
-)
+CITED_PATH = re.compile(r"`((?:championship|federation|scoring|tests|docs|templates|\.ci)/[\w./-]*)`")
 
 
 def prose(path: Path) -> str:
@@ -47,9 +45,7 @@ def relative_links(path: Path):
 
 def test_slug_follows_github():
     assert slug("Le PDF d'un compte-rendu") == "le-pdf-dun-compte-rendu"
-    assert slug("Configuration (variables d'environnement)") == (
-        "configuration-variables-denvironnement"
-    )
+    assert slug("Configuration (variables d'environnement)") == ("configuration-variables-denvironnement")
     assert slug("Déployer") == "déployer"
 
 
@@ -69,9 +65,7 @@ def test_links_lead_somewhere(document):
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_cited_paths_exist(document):
     missing = [
-        cited
-        for cited in CITED_PATH.findall(prose(document))
-        if not (ROOT / cited.rstrip(".")).exists()
+        cited for cited in CITED_PATH.findall(prose(document)) if not (ROOT / cited.rstrip(".")).exists()
     ]
     assert missing == []
 

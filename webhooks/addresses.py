@@ -130,7 +130,7 @@ def parse(url, rules=None):
         if rules.setting != "WEBHOOK_ALLOWED_HOSTS":
             raise Refused(_("le port %(port)s n'est pas permis") % {"port": port})
         raise Refused(
-            _("le port %(port)s n'est pas permis (ports permis : %(ports)s ; réglage WEBHOOK_ALLOWED_PORTS)")
+            _("le port %(port)s n'est pas permis (ports permis : %(ports)s ; réglage WEBHOOK_ALLOWED_PORTS)")
             % {"port": port, "ports": ", ".join(map(str, ports))}
         )
     if not host_allowed(host, rules.hosts):

@@ -55,12 +55,12 @@ class WebhookForm(forms.ModelForm):
             addresses.target(url)
         except addresses.Refused as refused:
             raise forms.ValidationError(
-                gettext("Adresse du webhook refusée : %(reason)s.") % {"reason": refused.reason},
+                gettext("Adresse du webhook refusée : %(reason)s.") % {"reason": refused.reason},
                 code="refused",
             ) from None
         except TimeoutError:
             raise forms.ValidationError(
-                gettext("Adresse du webhook : son nom n'a pas été résolu à temps ; réessayez."), code="slow"
+                gettext("Adresse du webhook : son nom n'a pas été résolu à temps ; réessayez."), code="slow"
             ) from None
         return url
 

@@ -97,16 +97,16 @@ def homologated(round_):
     seats = list(round_.seats.select_related("player").order_by("rank", "position"))
     podium = seats[:3]
     lines = [
-        Text(f"{MEDALS[index]} ", Typed(seat.player.name), f" : {french.signed(seat.total)}")
+        Text(f"{MEDALS[index]} ", Typed(seat.player.name), f" : {french.signed(seat.total)}")
         for index, seat in enumerate(podium)
     ]
     if Report.objects.filter(round=round_).exists():  # public from now on, with its round
-        lines.append(Text(f"Compte-rendu : {absolute(f'/manches/{round_.pk}/compte-rendu/')}"))
+        lines.append(Text(f"Compte-rendu : {absolute(f'/manches/{round_.pk}/compte-rendu/')}"))
     return Announcement(
         ROUND,
         f"round:{round_.pk}",
         Text(
-            "Homologuée : ",
+            "Homologuée : ",
             round_name(round_),
             f" (jouée le {round_.date:%d/%m/%Y}",
             at_place(round_.place),
@@ -131,7 +131,7 @@ def published(report):
     return Announcement(
         REPORT,
         f"report:{report.pk}",
-        Text("Compte-rendu publié", author, " : ", round_name(round_)),
+        Text("Compte-rendu publié", author, " : ", round_name(round_)),
         [],
         absolute(f"/manches/{round_.pk}/compte-rendu/"),
         {"season": round_.season.name, "round": round_.number, "stage": round_.stage, "table": round_.table},
@@ -158,8 +158,8 @@ def confirmed(night, coming):
     return Announcement(
         TABLE,
         f"table:{night.pk}:{night.sequence}",  # moved, it may be confirmed again
-        Text("Table confirmée : soirée du ", night_words(night)),
-        [Text(f"{french.plural(len(coming), 'joueur')} : ", Typed(", ".join(coming)))],
+        Text("Table confirmée : soirée du ", night_words(night)),
+        [Text(f"{french.plural(len(coming), 'joueur')} : ", Typed(", ".join(coming)))],
         absolute(night.get_absolute_url()),
         night_data(night) | {"players": list(coming)},
     )
@@ -169,7 +169,7 @@ def moved(night):
     return Announcement(
         MOVED,
         f"night:{night.pk}:{night.sequence}",
-        Text("Soirée déplacée : désormais le ", night_words(night)),
+        Text("Soirée déplacée : désormais le ", night_words(night)),
         [],
         absolute(night.get_absolute_url()),
         night_data(night),
@@ -180,8 +180,8 @@ def cancelled(night, reason):
     return Announcement(
         CANCELLED,
         f"night:{night.pk}:{night.sequence}",
-        Text("Soirée annulée : celle du ", night_words(night)),
-        [Text("Motif : ", Typed(reason))] if reason else [],
+        Text("Soirée annulée : celle du ", night_words(night)),
+        [Text("Motif : ", Typed(reason))] if reason else [],
         absolute(night.get_absolute_url()),
         night_data(night) | {"reason": reason},
     )

@@ -89,7 +89,7 @@ def deliver_in_background(pks):
     try:
         return deliver_all(pks)
     except Exception:
-        logger.exception("annonces non envoyées en arrière-plan : laissées à deliver_webhooks")
+        logger.exception("annonces non envoyées en arrière-plan : laissées à deliver_webhooks")
         return None
 
 
@@ -101,7 +101,7 @@ def deliver_all(pks, now=None):
         try:
             results.append(deliver(pk, now))
         except Exception:
-            logger.exception("annonce %s : erreur pendant son envoi, laissée au prochain passage", pk)
+            logger.exception("annonce %s : erreur pendant son envoi, laissée au prochain passage", pk)
             results.append(ERROR)
     return results
 
@@ -115,7 +115,7 @@ def attempt(delivery):
     try:
         problem = posting.post(webhook.url, delivery.body, idempotency_key(webhook.pk, delivery.key))
     except Exception as error:
-        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
+        logger.exception("annonce %s : envoi à %s en erreur", delivery.event, webhook.host)
         problem = f"envoi impossible ({type(error).__name__})"
     return Result(problem)
 
@@ -128,17 +128,17 @@ class Words(row_outbox.Words):
 
     def failed(self, row, result, given_up):
         logger.warning(
-            "annonce %s non livrée à %s (essai %d) : %s%s",
+            "annonce %s non livrée à %s (essai %d) : %s%s",
             row.event,
             host_of(row.webhook.url),
             row.attempts,
             result.problem,
-            " ; abandonnée" if given_up else "",
+            " ; abandonnée" if given_up else "",
         )
 
     def lost(self, row):
         logger.warning(
-            "annonce %s à %s : reprise par un autre envoi pendant celui-ci",
+            "annonce %s à %s : reprise par un autre envoi pendant celui-ci",
             row.event,
             host_of(row.webhook.url),
         )

@@ -23,9 +23,13 @@ DISCORD_MARKUP = re.compile(r"([\\*_~`|<>#\[\]()@])")
 WORD_JOINER = "\u2060"
 
 
+SPACES = re.compile(r"[^\S\u00a0\u202f]+")  # every space and line break but the no-break ones
+
+
 def one_line(text):
-    """Typed text on one line: a line break would let it start a quote, heading or list."""
-    return " ".join(text.split())
+    """Typed text on one line: a line break would let it start a quote, heading or list. The
+    no-break spaces of French typography stay (« Motif\u00a0: »)."""
+    return SPACES.sub(" ", text).strip(" ")
 
 
 def discord_text(text):

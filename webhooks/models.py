@@ -33,7 +33,7 @@ class Webhook(models.Model):
     url = models.URLField(
         _("adresse du webhook"),
         max_length=500,
-        help_text=_("Secrète : elle n'est montrée qu'ici, jamais dans les listes ni le journal."),
+        help_text=_("Secrète : elle n'est montrée qu'ici, jamais dans les listes ni le journal."),
     )
     format = models.CharField(_("format"), max_length=10, choices=FORMATS, default=DISCORD)
     active = models.BooleanField(_("active"), default=True)

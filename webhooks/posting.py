@@ -144,7 +144,7 @@ def post(url, body, key=""):
         target = addresses.target(url, deadline.left())
         return verdict(exchange(target, body, key, deadline))
     except addresses.Refused as refused:
-        return f"adresse refusée : {refused.reason}"
+        return f"adresse refusée : {refused.reason}"
     except Exception as error:  # noqa: BLE001 — every failure is a failure of this post, in words
         return "délai dépassé" if deadline.passed.is_set() else failure(error)
 

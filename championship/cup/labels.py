@@ -78,7 +78,7 @@ def _table_cut(p):
             "player": p["tied_with"],
             "seed_tie": _seed_tie(p),
         }
-    return gettext("%(position)s de la table %(table)s (total %(total)s%(tie)s) : %(cut)s") % {
+    return gettext("%(position)s de la table %(table)s (total %(total)s%(tie)s) : %(cut)s") % {
         "position": english_ordinal(p["position"]),
         "table": p["table"],
         "total": num(p["total"]),
@@ -89,7 +89,7 @@ def _table_cut(p):
 
 def _third_cut(p):
     return gettext(
-        "%(position)s de la table %(table)s (total %(total)s) : derrière %(kept)s, "
+        "%(position)s de la table %(table)s (total %(total)s) : derrière %(kept)s, "
         "%(position)s de la table %(kept_table)s (total %(kept_total)s%(tie)s)"
     ) % {
         "position": english_ordinal(p["position"]),
@@ -106,7 +106,7 @@ def _final_winner(p):
     if not p["tied"]:
         return gettext("vainqueur de la finale (total %(total)s)") % {"total": num(p["total"])}
     return gettext(
-        "vainqueur de la finale (total %(total)s, à égalité avec %(tied)s : égalité départagée par "
+        "vainqueur de la finale (total %(total)s, à égalité avec %(tied)s : égalité départagée par "
         "la tête de série, %(seed)s contre %(tied_seeds)s)"
     ) % {
         "total": num(p["total"]),
@@ -118,25 +118,25 @@ def _final_winner(p):
 
 ENGLISH = {
     "unranked": lambda p: (
-        gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
+        gettext("hors classement : moins de %(minimum)s manches (%(played)s)")
         % {"minimum": p["minimum"], "played": _played(p["rounds"])}
     ),
     "no_cup": lambda p: (
         ngettext(
-            "pas de Coupe du Monde : %(count)s joueur classé, il en faut au moins %(minimum)s",
-            "pas de Coupe du Monde : %(count)s joueurs classés, il en faut au moins %(minimum)s",
+            "pas de Coupe du Monde : %(count)s joueur classé, il en faut au moins %(minimum)s",
+            "pas de Coupe du Monde : %(count)s joueurs classés, il en faut au moins %(minimum)s",
             p["count"],
         )
         % {"count": p["count"], "minimum": p["minimum"]}
     ),
     "outside_playoffs": lambda p: (
-        gettext("%(place)s : hors des %(size)s qualifiés pour les play-offs")
+        gettext("%(place)s : hors des %(size)s qualifiés pour les play-offs")
         % {"place": _final_place(p), "size": p["size"]}
     ),
     "outside_direct_final": lambda p: (
         gettext(
-            "%(place)s : hors des %(size)s qualifiés pour la finale directe "
-            "(moins de %(playoff_players)s classés : pas de play-offs)"
+            "%(place)s : hors des %(size)s qualifiés pour la finale directe "
+            "(moins de %(playoff_players)s classés : pas de play-offs)"
         )
         % {"place": _final_place(p), "size": p["size"], "playoff_players": p["playoff_players"]}
     ),
@@ -163,11 +163,11 @@ ENGLISH = {
     ),
     "playoffs_without_plan": lambda p: gettext(
         "Des manches de play-off sont enregistrées alors que le classement ne prévoit pas de "
-        "play-offs : elles ne comptent pas."
+        "play-offs : elles ne comptent pas."
     ),
     "several_playoff_rounds": lambda p: (
         gettext(
-            "Plusieurs manches homologuées à la table %(table)s des play-offs : seule la manche "
+            "Plusieurs manches homologuées à la table %(table)s des play-offs : seule la manche "
             "n° %(number)s compte."
         )
         % {"table": p["table"], "number": p["number"]}
@@ -175,12 +175,12 @@ ENGLISH = {
     "wrong_playoff_players": lambda p: (
         gettext(
             "La manche de la table %(table)s des play-offs réunit %(players)s au lieu des qualifiés "
-            "%(expected)s : elle ne compte pas tant qu'elle n'est pas corrigée."
+            "%(expected)s : elle ne compte pas tant qu'elle n'est pas corrigée."
         )
         % {"table": p["table"], "players": ", ".join(p["players"]), "expected": ", ".join(p["expected"])}
     ),
     "several_finals": lambda p: (
-        gettext("Plusieurs finales homologuées : seule la manche n° %(number)s compte.")
+        gettext("Plusieurs finales homologuées : seule la manche n° %(number)s compte.")
         % {"number": p["number"]}
     ),
     "wrong_finalists": lambda p: (

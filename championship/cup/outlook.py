@@ -114,15 +114,15 @@ class Outlook:
                 f"au moins {num(self.loss)}"
             )
         else:
-            text = "plus aucune manche régulière : le classement final"
+            text = "plus aucune manche régulière : le classement final"
         late = []
         if self.coming_late:
             late.append(f"jusqu'à {num(self.coming_late)} pour le vainqueur de chaque manche restante")
         late += [f"{name} {num(points)}" for name, points in self.late_by_player]
         if late:
             text += (
-                f" ; en plus, le malus de compte-rendu en retard à venir d'ici la fin de la saison "
-                f"({self.end:%d/%m/%Y}) : {', '.join(late)}"
+                f" ; en plus, le malus de compte-rendu en retard à venir d'ici la fin de la saison "
+                f"({self.end:%d/%m/%Y}) : {', '.join(late)}"
             )
         return text
 

@@ -142,7 +142,7 @@ def play_season(season, players, size, rng, president):
         )
         save_report(
             round_,
-            f"# {round_.place}\n\nManche {number} : {len(specs)} donnes, la bière était fraîche.",
+            f"# {round_.place}\n\nManche {number} : {len(specs)} donnes, la bière était fraîche.",
             author=report_author(round_),
             filed_on=date + datetime.timedelta(days=delay),
             reason=REASON,

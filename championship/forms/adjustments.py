@@ -25,10 +25,10 @@ class AdjustmentForm(MotifMixin, forms.Form):
             (s.player_id, s.player.name) for s in seats
         ]
         self.fields["player"].error_messages.update(
-            required=gettext("Joueur : obligatoire."),
-            invalid_choice=gettext("Joueur : ce joueur n'est pas à cette table."),
+            required=gettext("Joueur : obligatoire."),
+            invalid_choice=gettext("Joueur : ce joueur n'est pas à cette table."),
         )
-        self.fields["code"].error_messages["required"] = gettext("Bonus ou malus : obligatoire.")
+        self.fields["code"].error_messages["required"] = gettext("Bonus ou malus : obligatoire.")
         self.fields["code"].widget.choices = [("", gettext("— choisir —"))] + [
             (entry.code, self.entry_label(entry))
             for entry in self.catalogue.values()
@@ -40,8 +40,8 @@ class AdjustmentForm(MotifMixin, forms.Form):
                 bounds=bounds.ADJUSTMENT_POINTS,
                 label=gettext("Points (Direction)"),
                 required=False,
-                help_text=gettext("Vide : les points du catalogue."),
-                error_messages={"invalid": gettext("Points : un nombre entier.")},
+                help_text=gettext("Vide : les points du catalogue."),
+                error_messages={"invalid": gettext("Points : un nombre entier.")},
             )
         self.fields["key"] = key_field()
         self.add_motif(round_)
@@ -58,12 +58,12 @@ class AdjustmentForm(MotifMixin, forms.Form):
         entry = self.catalogue.get(code)
         if entry is None:
             raise forms.ValidationError(
-                gettext("Bonus ou malus : « %(code)s » n'est pas dans le catalogue de la saison.")
+                gettext("Bonus ou malus : « %(code)s » n'est pas dans le catalogue de la saison.")
                 % {"code": code}
             )
         if entry.board_only and not self.board:
             raise forms.ValidationError(
-                gettext("Bonus ou malus : « %(label)s » est réservé à la Direction.") % {"label": entry.label}
+                gettext("Bonus ou malus : « %(label)s » est réservé à la Direction.") % {"label": entry.label}
             )
         return code
 
@@ -71,7 +71,7 @@ class AdjustmentForm(MotifMixin, forms.Form):
         data = super().clean()
         if not self.board and (self.data.get(self.add_prefix("points")) or "").strip():
             self.add_error(
-                None, gettext("Points : seule la Direction peut fixer d'autres points que ceux du catalogue.")
+                None, gettext("Points : seule la Direction peut fixer d'autres points que ceux du catalogue.")
             )
         return data
 

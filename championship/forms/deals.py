@@ -95,7 +95,7 @@ class DealForm(MotifMixin, forms.Form):
     called = forms.CharField(
         label=_("Roi appelé (facultatif)"),
         required=False,
-        help_text=_("Facultatif : « — » si la feuille ne le dit pas."),
+        help_text=_("Facultatif : « — » si la feuille ne le dit pas."),
         widget=ButtonRadio(
             choices=[("", "—"), *((suit, f"{SUIT_SYMBOLS[suit]} {label}") for suit, label in Deal.SUITS)],
             extra=keyed(SUIT_KEYS),
@@ -209,10 +209,10 @@ class DealForm(MotifMixin, forms.Form):
     def poignee_rule(self):
         """« simple : 8 atouts, double : 10, triple : 13 »: the sizes of this table."""
         counts = [
-            gettext("%(size)s : %(count)s") % {"size": POIGNEE_SIZES.get(size, size), "count": count}
+            gettext("%(size)s : %(count)s") % {"size": POIGNEE_SIZES.get(size, size), "count": count}
             for size, count in self.poignee_sizes.items()
         ]
-        return gettext("Atouts montrés : %(counts)s.") % {"counts": ", ".join(counts)}
+        return gettext("Atouts montrés : %(counts)s.") % {"counts": ", ".join(counts)}
 
     def seat_buttons(self):
         """Value → chip colour and keys of each seat's button: « 2 » for the second seat, and
@@ -258,7 +258,7 @@ class DealForm(MotifMixin, forms.Form):
 
     def say(self, field, message):
         """An error naming the deal and the field: « Donne 3, points : … »."""
-        return gettext("Donne %(number)s, %(field)s : %(message)s") % {
+        return gettext("Donne %(number)s, %(field)s : %(message)s") % {
             "number": self.number,
             "field": FIELD_LABELS.get(field, field),
             "message": message,
@@ -358,7 +358,7 @@ class DealForm(MotifMixin, forms.Form):
         data = super().clean()
         if problem := bounds.deal_number_problem(self.number):
             self.add_error(
-                None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
+                None, gettext("Donne %(number)s : %(problem)s.") % {"number": self.number, "problem": problem}
             )
         if data.get("kind") == Deal.PLAYED and self._flag_missing(data):
             return data
@@ -383,7 +383,7 @@ class DealForm(MotifMixin, forms.Form):
                 "partner",
                 self.say(
                     "partner",
-                    gettext("le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"),
+                    gettext("le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"),
                 ),
             )
             return data
@@ -448,7 +448,7 @@ class DealForm(MotifMixin, forms.Form):
         """Put an engine error on the matching form field, in French, with the deal number."""
         if error.deal_number not in (None, self.number):
             label = FIELD_LABELS.get(error.field, error.field)
-            message = gettext("Donne %(number)s, %(field)s : %(message)s") % {
+            message = gettext("Donne %(number)s, %(field)s : %(message)s") % {
                 "number": error.deal_number,
                 "field": label,
                 "message": error.message,

@@ -20,7 +20,7 @@ from federation import validators
 from federation.collation import french_key
 
 MOTIF_MAX_LENGTH = 100  # django-simple-history keeps at most 100 characters of a change reason
-MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
+MISSING_MOTIF = _("Motif : obligatoire pour modifier une manche homologuée.")
 
 
 class TextField(forms.CharField):
@@ -63,10 +63,10 @@ def motif_field():
         field_name=_("Motif"),
         label=_("Motif de la correction"),
         max_length=MOTIF_MAX_LENGTH,
-        help_text=_("Obligatoire : la manche est homologuée, la correction est inscrite à l'historique."),
+        help_text=_("Obligatoire : la manche est homologuée, la correction est inscrite à l'historique."),
         error_messages={
             "required": MISSING_MOTIF,
-            "max_length": gettext("Motif : %(maximum)s caractères au plus.") % {"maximum": MOTIF_MAX_LENGTH},
+            "max_length": gettext("Motif : %(maximum)s caractères au plus.") % {"maximum": MOTIF_MAX_LENGTH},
         },
     )
 
@@ -97,7 +97,7 @@ def unbalanced_totals(totals):
     """The French error when a round's totals do not cancel out, else None."""
     balance = sum(totals)
     if balance != 0:
-        return gettext("Totaux : ils doivent s'annuler, or leur somme fait %(balance)s (et non 0).") % {
+        return gettext("Totaux : ils doivent s'annuler, or leur somme fait %(balance)s (et non 0).") % {
             "balance": balance
         }
     return None

@@ -24,9 +24,9 @@ class ReportForm(forms.Form):
         label="Récit",
         widget=forms.Textarea(attrs={"rows": 18}),
         strip=True,
-        error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
+        error_messages={"required": "Récit : écrivez le compte-rendu avant de l'enregistrer."},
         validators=[validate_report_text],
-        help_text="Mise en forme : **gras**, *italique*, listes avec « - », citations avec « > », liens "
+        help_text="Mise en forme : **gras**, *italique*, listes avec « - », citations avec « > », liens "
         "[texte](https://…), tableaux. Le HTML, les scripts et les images ne sont pas repris. "
         f"{Report.TEXT_MAX_LABEL} caractères au plus.",
     )
@@ -37,16 +37,16 @@ class BoardReportForm(ReportForm):
         label="Auteur",
         queryset=Player.objects.none(),
         error_messages={
-            "required": "Auteur : choisissez l'auteur du compte-rendu.",
-            "invalid_choice": "Auteur : choisissez un joueur de la table.",
+            "required": "Auteur : choisissez l'auteur du compte-rendu.",
+            "invalid_choice": "Auteur : choisissez un joueur de la table.",
         },
     )
     filed_on = forms.DateField(
         label="Rendu le",
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"invalid": "Rendu le : date invalide (format AAAA-MM-JJ)."},
-        help_text="Laissez vide : la date du jour au premier dépôt, inchangée ensuite.",
+        error_messages={"invalid": "Rendu le : date invalide (format AAAA-MM-JJ)."},
+        help_text="Laissez vide : la date du jour au premier dépôt, inchangée ensuite.",
     )
 
     def __init__(self, *args, round_, **kwargs):
@@ -60,8 +60,8 @@ class BoardReportForm(ReportForm):
             return None
         if filed_on < self.round.date:
             raise forms.ValidationError(
-                f"Rendu le : la date ne peut pas précéder la manche ({self.round.date:%d/%m/%Y})."
+                f"Rendu le : la date ne peut pas précéder la manche ({self.round.date:%d/%m/%Y})."
             )
         if filed_on > timezone.localdate():
-            raise forms.ValidationError("Rendu le : la date ne peut pas être dans le futur.")
+            raise forms.ValidationError("Rendu le : la date ne peut pas être dans le futur.")
         return filed_on

@@ -42,7 +42,7 @@ class RoundCreateForm(forms.Form):
     date = forms.DateField(
         label=_("Date"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
+        error_messages={"required": _("Date : obligatoire."), "invalid": _("Date : date invalide.")},
     )
     place = TextField(field_name=_("Lieu"), formula=True, label=_("Lieu"), max_length=120, required=False)
     stage = forms.ChoiceField(label=_("Phase"), choices=STAGE_CHOICES, initial=REGULAR)
@@ -51,7 +51,7 @@ class RoundCreateForm(forms.Form):
         bounds=bounds.ROUND_NUMBER,
         label=_("Numéro"),
         required=False,
-        error_messages={"invalid": _("Numéro : un nombre entier.")},
+        error_messages={"invalid": _("Numéro : un nombre entier.")},
     )
     totals_only = forms.BooleanField(
         label=_("Totaux seuls (les donnes n'ont pas été gardées)"),
@@ -64,7 +64,7 @@ class RoundCreateForm(forms.Form):
         self.season = season
         next_number = next_round_number(season)
         self.fields["number"].help_text = gettext(
-            "Vide : le prochain numéro libre (%(number)s en saison régulière)."
+            "Vide : le prochain numéro libre (%(number)s en saison régulière)."
         ) % {"number": next_number}
         self.fields["number"].widget.attrs["placeholder"] = str(next_number)
         self.fields["date"].initial = timezone.localdate()
@@ -81,14 +81,14 @@ class RoundCreateForm(forms.Form):
                 first=lambda player: not player.active,  # the active players first
                 required=False,
                 empty_label=gettext("— joueur —"),
-                error_messages={"invalid_choice": gettext("Joueur %(row)s : joueur inconnu.") % values},
+                error_messages={"invalid_choice": gettext("Joueur %(row)s : joueur inconnu.") % values},
             )
             self.fields[f"colour_{row}"] = forms.ChoiceField(
                 label=gettext("Jetons %(row)s") % values,
                 choices=[("", gettext("— couleur —")), *COLOURS],
                 required=False,
                 initial=COLOURS[row - 1][0],
-                error_messages={"invalid_choice": gettext("Couleur %(row)s : couleur inconnue.") % values},
+                error_messages={"invalid_choice": gettext("Couleur %(row)s : couleur inconnue.") % values},
             )
             self.fields[f"total_{row}"] = BoundedIntegerField(
                 field_name=gettext("Total %(row)s") % values,
@@ -97,7 +97,7 @@ class RoundCreateForm(forms.Form):
                 required=False,
                 widget=forms.NumberInput(attrs={"placeholder": gettext("total (ex. -120)")}),
                 error_messages={
-                    "invalid": gettext("Total %(row)s : un nombre entier (négatif permis).") % values
+                    "invalid": gettext("Total %(row)s : un nombre entier (négatif permis).") % values
                 },
             )
 
@@ -132,7 +132,7 @@ class RoundCreateForm(forms.Form):
                 if data.get(f"total_{row}") is not None:
                     self.add_error(
                         f"player_{row}",
-                        gettext("Joueur %(row)s : choisissez le joueur de ce total.") % {"row": row},
+                        gettext("Joueur %(row)s : choisissez le joueur de ce total.") % {"row": row},
                     )
                 continue
             seated.append((row, player, data.get(f"colour_{row}", ""), data.get(f"total_{row}")))
@@ -146,7 +146,7 @@ class RoundCreateForm(forms.Form):
                     self.add_error(
                         f"total_{row}",
                         gettext(
-                            "Total %(row)s : à remplir seulement pour une manche « totaux seuls » "
+                            "Total %(row)s : à remplir seulement pour une manche « totaux seuls » "
                             "(cochez la case)."
                         )
                         % {"row": row},
@@ -158,7 +158,7 @@ class RoundCreateForm(forms.Form):
         ):
             self.add_error(
                 "number",
-                gettext("Numéro : la manche %(number)s existe déjà dans cette phase.") % {"number": number},
+                gettext("Numéro : la manche %(number)s existe déjà dans cette phase.") % {"number": number},
             )
         data["seated"] = seated
         return data
@@ -172,8 +172,8 @@ class RoundCreateForm(forms.Form):
             )
             # French puts 0 in the singular (« 0 choisi »), as 1: gettext's fallback would not.
             message = ngettext(
-                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisi).",
-                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisis).",
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisi).",
+                "Joueurs : une manche se joue à 4 ou 5 joueurs (%(count)s choisis).",
                 count if count > 1 else 1,
             )
             self.add_error(f"player_{empty}", message % {"count": count})
@@ -182,7 +182,7 @@ class RoundCreateForm(forms.Form):
             if player.pk in first_row:
                 self.add_error(
                     f"player_{row}",
-                    gettext("Joueur %(row)s : %(player)s occupe déjà la place %(first)s.")
+                    gettext("Joueur %(row)s : %(player)s occupe déjà la place %(first)s.")
                     % {"row": row, "player": player, "first": first_row[player.pk]},
                 )
             else:
@@ -196,7 +196,7 @@ class RoundCreateForm(forms.Form):
             if colour in first_row:
                 self.add_error(
                     f"colour_{row}",
-                    gettext("Couleur %(row)s : les %(chips)s sont déjà à la place %(first)s.")
+                    gettext("Couleur %(row)s : les %(chips)s sont déjà à la place %(first)s.")
                     % {"row": row, "chips": CHIPS_LABELS[colour], "first": first_row[colour]},
                 )
             else:
@@ -211,7 +211,7 @@ class RoundCreateForm(forms.Form):
                     continue
                 self.add_error(
                     f"total_{row}",
-                    gettext("Total %(row)s : le total %(of_player)s est obligatoire.")
+                    gettext("Total %(row)s : le total %(of_player)s est obligatoire.")
                     % {"row": row, "of_player": of_player(str(player), english="for")},
                 )
         if not missing and seated:
@@ -245,8 +245,8 @@ class RoundDeleteForm(forms.Form):
         field_name=_("Motif"),
         label=_("Motif de la suppression"),
         max_length=MOTIF_MAX_LENGTH,
-        help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
-        error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
+        help_text=_("Obligatoire : il reste inscrit à l'historique de la manche."),
+        error_messages={"required": _("Motif : obligatoire pour supprimer une manche.")},
     )
 
 
@@ -264,7 +264,7 @@ class HomologateForm(forms.Form):
                 label=_("Je confirme la date de la manche, postérieure à aujourd'hui"),
                 error_messages={
                     "required": gettext(
-                        "Date : la manche est datée après aujourd'hui ; confirmez cette date pour "
+                        "Date : la manche est datée après aujourd'hui ; confirmez cette date pour "
                         "l'homologuer, ou corrigez-la."
                     )
                 },
@@ -275,11 +275,11 @@ class HomologateForm(forms.Form):
                 label=_("Réponse à la contestation"),
                 max_length=MOTIF_MAX_LENGTH,
                 help_text=_(
-                    "Obligatoire : la feuille est contestée ; la réponse est inscrite à l'historique."
+                    "Obligatoire : la feuille est contestée ; la réponse est inscrite à l'historique."
                 ),
                 error_messages={
                     "required": gettext(
-                        "Motif : obligatoire pour homologuer une manche dont la feuille est contestée."
+                        "Motif : obligatoire pour homologuer une manche dont la feuille est contestée."
                     )
                 },
             )

@@ -17,14 +17,14 @@ class RulebookForm(forms.Form):
         label=_("Motif de la modification"),
         max_length=REASON_MAX_LENGTH,
         help_text=_(
-            "Obligatoire : il est inscrit à l'historique de la saison et de chaque manche recalculée."
+            "Obligatoire : il est inscrit à l'historique de la saison et de chaque manche recalculée."
         ),
         error_messages={
             "required": _(
-                "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+                "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
                 "et de chaque manche recalculée."
             ),
-            "max_length": _("Motif de la modification : %(limit_value)d caractères au plus."),
+            "max_length": _("Motif de la modification : %(limit_value)d caractères au plus."),
         },
     )
 

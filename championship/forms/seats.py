@@ -32,8 +32,8 @@ class SeatTotalsForm(MotifMixin, forms.Form):
                 label=seat.player.name,
                 initial=seat.total,
                 error_messages={
-                    "required": gettext("Total %(of_player)s : obligatoire.") % who,
-                    "invalid": gettext("Total %(of_player)s : un nombre entier est attendu.") % who,
+                    "required": gettext("Total %(of_player)s : obligatoire.") % who,
+                    "invalid": gettext("Total %(of_player)s : un nombre entier est attendu.") % who,
                 },
             )
         self.fields["version"] = version_field(round_.version)
@@ -72,7 +72,7 @@ class SeatColoursForm(MotifMixin, forms.Form):
                 required=False,
                 initial=seat.colour,
                 error_messages={
-                    "invalid_choice": gettext("Couleur de %(player)s : couleur inconnue.")
+                    "invalid_choice": gettext("Couleur de %(player)s : couleur inconnue.")
                     % {"player": seat.player}
                 },
             )
@@ -92,7 +92,7 @@ class SeatColoursForm(MotifMixin, forms.Form):
             if colour in taken:
                 self.add_error(
                     f"colour_{seat.position}",
-                    gettext("Couleur %(of_player)s : les %(chips)s sont déjà à %(other)s.")
+                    gettext("Couleur %(of_player)s : les %(chips)s sont déjà à %(other)s.")
                     % {
                         "of_player": of_player(seat.player.name, "for"),
                         "chips": CHIPS_LABELS[colour],
@@ -131,8 +131,8 @@ class PaperTotalsForm(MotifMixin, forms.Form):
                 label=seat.player.name,
                 initial=paper.get(str(seat.player_id)),
                 error_messages={
-                    "required": gettext("Total %(of_player)s sur la feuille : obligatoire.") % who,
-                    "invalid": gettext("Total %(of_player)s sur la feuille : un nombre entier est attendu.")
+                    "required": gettext("Total %(of_player)s sur la feuille : obligatoire.") % who,
+                    "invalid": gettext("Total %(of_player)s sur la feuille : un nombre entier est attendu.")
                     % who,
                 },
             )

@@ -30,7 +30,7 @@ class SheetUploadForm(forms.Form):
     homologate = forms.BooleanField(
         label=_("Homologuer la manche importée"),
         required=False,
-        help_text=_("Acte de la Direction : la manche compte aussitôt au championnat."),
+        help_text=_("Acte de la Direction : la manche compte aussitôt au championnat."),
     )
 
     def __init__(self, *args, board=False, **kwargs):
@@ -81,7 +81,7 @@ def season_import_problem(user, name, homologate):
     if season is None:
         if not acts_as_superuser(user):
             return gettext(
-                "La saison %(name)s n'existe pas : seul un administrateur peut la créer par un import."
+                "La saison %(name)s n'existe pas : seul un administrateur peut la créer par un import."
             ) % {"name": name}
         return None
     if not can_enter_rounds(user, season):
@@ -102,7 +102,7 @@ class SeasonImportForm(forms.Form):
         label=_("Saison"),
         max_length=9,
         validators=[validate_season_name],
-        help_text=_("Par exemple 2005-2006 ; créée par l'import si elle n'existe pas encore."),
+        help_text=_("Par exemple 2005-2006 ; créée par l'import si elle n'existe pas encore."),
     )
     table = forms.FileField(
         label=_("Tableau de totaux (XLSX, ODS ou CSV)"),
@@ -121,7 +121,7 @@ class SeasonImportForm(forms.Form):
         label=_("Homologuer les manches"),
         required=False,
         help_text=_(
-            "Acte de la Direction de la saison : les manches comptent aussitôt au classement. "
+            "Acte de la Direction de la saison : les manches comptent aussitôt au classement. "
             "Sinon, elles sont enregistrées en brouillon."
         ),
     )
@@ -167,7 +167,7 @@ class SeasonConfirmForm(forms.Form):
     """A previewed totals table, carried back signed; its content, season and options are read
     from the signature and checked again (the rights here, the whole table by the import)."""
 
-    STALE = _("Aperçu périmé ou altéré : déposez le tableau de nouveau.")
+    STALE = _("Aperçu périmé ou altéré : déposez le tableau de nouveau.")
     token = forms.CharField(
         max_length=MAX_SEASON_TOKEN,
         widget=forms.HiddenInput,

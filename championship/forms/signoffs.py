@@ -30,20 +30,20 @@ class SignoffForm(forms.Form):
         # required: a sign-off is of the version the player saw (services.signoff)
         self.fields["version"].required = True
         self.fields["version"].error_messages["required"] = gettext(
-            "Version : la version de la feuille que vous avez lue manque ; rechargez la page en "
+            "Version : la version de la feuille que vous avez lue manque ; rechargez la page en "
             "direct et signez de nouveau."
         )
         # the poll keeps it at the version shown (`_live.html` swaps it out of band)
         self.fields["version"].widget.attrs["id"] = "signoff-version"
-        self.fields["verdict"].error_messages["required"] = gettext("Avis : confirmer ou contester.")
+        self.fields["verdict"].error_messages["required"] = gettext("Avis : confirmer ou contester.")
         self.fields["comment"].error_messages["max_length"] = gettext(
-            "Commentaire : %(limit)s caractères au plus."
+            "Commentaire : %(limit)s caractères au plus."
         ) % {"limit": Signoff.COMMENT_MAX_LENGTH}
 
     def clean(self):
         data = super().clean()
         if data.get("verdict") == Signoff.DISPUTED and not (data.get("comment") or "").strip():
-            self.add_error("comment", gettext("Commentaire : obligatoire pour contester la feuille."))
+            self.add_error("comment", gettext("Commentaire : obligatoire pour contester la feuille."))
         return data
 
 
@@ -61,19 +61,19 @@ class CodeSignoffForm(SignoffForm):
             coerce=int,
             widget=forms.RadioSelect,
             error_messages={
-                "required": gettext("Joueur : choisissez votre nom."),
-                "invalid_choice": gettext("Joueur : choisissez votre nom parmi ceux qui n'ont pas signé."),
+                "required": gettext("Joueur : choisissez votre nom."),
+                "invalid_choice": gettext("Joueur : choisissez votre nom parmi ceux qui n'ont pas signé."),
             },
         )
         self.fields["code"] = forms.CharField(
             label=_("Votre code"),
-            help_text=_("Six chiffres : le secrétaire vous les montre sur son écran."),
+            help_text=_("Six chiffres : le secrétaire vous les montre sur son écran."),
             max_length=20,
             widget=forms.TextInput(
                 attrs={"inputmode": "numeric", "autocomplete": "one-time-code", "size": 8, "class": "code"}
             ),
             error_messages={
-                "required": gettext("Code : tapez les six chiffres que le secrétaire vous montre.")
+                "required": gettext("Code : tapez les six chiffres que le secrétaire vous montre.")
             },
         )
         self.order_fields(["player", "code"])
@@ -81,5 +81,5 @@ class CodeSignoffForm(SignoffForm):
     def clean_code(self):
         code = typed_code(self.cleaned_data["code"])
         if len(code) != CODE_DIGITS:
-            raise forms.ValidationError(gettext("Code : six chiffres sont attendus."))
+            raise forms.ValidationError(gettext("Code : six chiffres sont attendus."))
         return code

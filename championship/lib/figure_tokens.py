@@ -215,7 +215,7 @@ def install_triggers(using="default", apps=installed_apps):
             token = POSTGRES_TOKEN
         else:
             raise NotImplementedError(
-                f"base « {connection.vendor} » : seules SQLite et PostgreSQL conviennent"
+                f"base « {connection.vendor} » : seules SQLite et PostgreSQL conviennent"
             )
         cursor.execute(
             f'INSERT INTO "{TOKENS}" (season_id, token) SELECT id, {token} FROM "{SEASONS}" '

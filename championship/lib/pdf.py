@@ -94,7 +94,7 @@ class StaticFilesFetcher(URLFetcher):
     def fetch(self, url, headers=None):
         path = static_file(url)
         if path is None:
-            raise ValueError(f"URL refusée dans un PDF : {url[:80]}")
+            raise ValueError(f"URL refusée dans un PDF : {url[:80]}")
         mime_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime_type})
 
@@ -134,7 +134,7 @@ def stylesheet(path=None):
     if path is None:
         path = static_file(BASE_URL + settings.STATIC_URL.strip("/") + "/" + PDF_STYLESHEET)
         if path is None:
-            raise FileNotFoundError(f"feuille de style des PDF introuvable : {PDF_STYLESHEET}")
+            raise FileNotFoundError(f"feuille de style des PDF introuvable : {PDF_STYLESHEET}")
     path = Path(path)
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size)
@@ -472,7 +472,7 @@ class StoredPdf:
             level = logging.WARNING if error.reason in ("busy", "recent-failure") else logging.ERROR
             logger.log(
                 level,
-                "PDF non produit (%s) : %s, clé %s, limites %s Mio / %s s%s",
+                "PDF non produit (%s) : %s, clé %s, limites %s Mio / %s s%s",
                 error.reason,
                 self.name,
                 self.digest[:16],

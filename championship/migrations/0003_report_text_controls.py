@@ -15,11 +15,11 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='historicalreport',
             name='text',
-            field=models.TextField(blank=True, validators=[federation.validators.validate_report_narrative, django.core.validators.MaxLengthValidator(10000, message='Récit : 10\xa0000 caractères au plus (ici %(show_value)d).')], verbose_name='récit (Markdown)'),
+            field=models.TextField(blank=True, validators=[federation.validators.validate_report_narrative, django.core.validators.MaxLengthValidator(10000, message='Récit : 10\xa0000 caractères au plus (ici %(show_value)d).')], verbose_name='récit (Markdown)'),
         ),
         migrations.AlterField(
             model_name='report',
             name='text',
-            field=models.TextField(blank=True, validators=[federation.validators.validate_report_narrative, django.core.validators.MaxLengthValidator(10000, message='Récit : 10\xa0000 caractères au plus (ici %(show_value)d).')], verbose_name='récit (Markdown)'),
+            field=models.TextField(blank=True, validators=[federation.validators.validate_report_narrative, django.core.validators.MaxLengthValidator(10000, message='Récit : 10\xa0000 caractères au plus (ici %(show_value)d).')], verbose_name='récit (Markdown)'),
         ),
     ]

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 import nh3
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from markdown_it import MarkdownIt
 
+from championship import labels
 from championship.lib.charts import ChartFrame, Plot
 from championship.models import Deal, Report, Round
 from championship.rounds.display import round_display
@@ -190,31 +192,41 @@ def highlights(round_, shown):
         largest = max(abs(row.unit) for row in played)
         for row in played:
             if largest and abs(row.unit) == largest:
-                text = f"{row.summary} : U = {signed(row.unit)}"
-                found.append(Highlight("Plus grosse donne", text, row.number))
+                text = f"{row.summary}{labels.colon()}U = {signed(row.unit)}"
+                found.append(Highlight(gettext("Plus grosse donne"), text, row.number))
     names = {seat.player_id: seat.name for seat in shown.seats}
     deals = round_.deals.filter(kind=Deal.PLAYED).order_by("number")
     for deal in deals:
         row = rows[deal.number]
         if deal.chelem_made_by or deal.chelem_announced:
-            found.append(Highlight("Chelem", f"{row.summary} — {_chelem_text(deal)}", deal.number))
+            found.append(Highlight(gettext("Chelem"), f"{row.summary} — {_chelem_text(deal)}", deal.number))
     for deal in deals:
         if deal.petit_au_bout:
             if deal.petit_au_bout == ATTACK:
-                text = f"mené au bout par l'attaque {of_name(names.get(deal.taker_id, '?'))}"
+                taker = names.get(deal.taker_id, "?")
+                if labels.french_active():
+                    text = f"mené au bout par l'attaque {of_name(taker)}"
+                else:
+                    text = gettext("mené au bout par l'attaque de %(taker)s") % {"taker": taker}
             else:
-                text = f"mené au bout par la défense contre {names.get(deal.taker_id, '?')}"
+                text = gettext("mené au bout par la défense contre %(taker)s") % {
+                    "taker": names.get(deal.taker_id, "?")
+                }
             text += f" ({rows[deal.number].contract_label})"
-            found.append(Highlight("Petit au bout", text, deal.number))
+            found.append(Highlight(gettext("Petit au bout"), text, deal.number))
     return found
 
 
 def _chelem_text(deal):
     if deal.chelem_made_by == ATTACK:
-        return "chelem annoncé et réussi" if deal.chelem_announced else "chelem réussi sans annonce"
+        if deal.chelem_announced:
+            return gettext("chelem annoncé et réussi")
+        return gettext("chelem réussi sans annonce")
     if deal.chelem_made_by == DEFENCE:
-        return "chelem de la défense" + (" sur un chelem annoncé" if deal.chelem_announced else "")
-    return "chelem annoncé et chuté"
+        if deal.chelem_announced:
+            return gettext("chelem de la défense sur un chelem annoncé")
+        return gettext("chelem de la défense")
+    return gettext("chelem annoncé et chuté")
 
 
 # The chart on a phone: 360 units wide, so that its 14-unit text stays at least 12 CSS pixels
@@ -233,7 +245,7 @@ def totals_chart(shown, width=640, height=240, *, most=16, font=10):
     if any(shown.pot_refund):
         for index, seat in enumerate(shown.seats):
             series[index].append(seat.total if seat.total is not None else series[index][-1])
-        steps.append("fin")
+        steps.append(gettext("fin"))
     count = len(steps)
     plot = Plot.around(
         [value for line in series for value in line],
@@ -265,7 +277,7 @@ def totals_chart(shown, width=640, height=240, *, most=16, font=10):
     x_ticks = plot.index_ticks(steps, most=most)
     y_ticks = plot.value_ticks(num)
     labels = _spread_labels(lines, plot.right + 6, plot.top + 4, plot.bottom, gap=font + 2)
-    has_end = steps[-1] == "fin"
+    has_end = steps[-1] == gettext("fin")
     return TotalsChart(
         **ChartFrame.fields_of(plot, width, height, x_ticks, y_ticks),
         lines=tuple(lines),

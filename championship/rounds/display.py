@@ -35,7 +35,7 @@ from scoring.vocabulary import (
 STATUS_LABELS = dict(Round.STATUSES)
 RANK_CODE = "rank"  # the championship line of a player's rank at the table, not a bonus
 # A rotation warning of the engine (scoring.round.check_rotation) names its deal first.
-DEAL_WARNING = re.compile(r"^donne (\d+) : (.+)$")
+DEAL_WARNING = re.compile(r"^donne (\d+)[ \u00a0]: (.+)$")
 
 
 def _with_warnings(rows, warnings):
@@ -240,7 +240,7 @@ def _pot_terms(outcome, players):
     antes = {name: amount for name, amount in outcome.antes.items() if amount}
     if antes and len(antes) == len(players):
         ante = next(iter(antes.values()))
-        terms.append(Term(gettext("Pot vide : chacun mise %(ante)s") % {"ante": ante}, sum(antes.values())))
+        terms.append(Term(gettext("Pot vide : chacun mise %(ante)s") % {"ante": ante}, sum(antes.values())))
     else:
         for name, amount in antes.items():
             terms.append(Term(gettext("Mise du donneur %(dealer)s") % {"dealer": name}, amount))
@@ -373,7 +373,7 @@ def _scored(round_, seats, deals, data):
     try:
         return score_stored_round(round_, deals=deals, seats=seats), ""
     except ScoringError as exc:
-        return None, gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
+        return None, gettext("La manche ne se calcule plus : %(error)s") % {"error": exc}
 
 
 def round_display(round_, *, history=False, data=None, adjustments=True):

@@ -113,7 +113,7 @@ class _Describer:
             if record.total is not None:
                 text += gettext(", total %(total)s") % {"total": num(record.total)}
             return text
-        text = gettext("Bonus/malus ajouté : %(adjustment)s") % {"adjustment": subject}
+        text = gettext("Bonus/malus ajouté : %(adjustment)s") % {"adjustment": subject}
         return f"{text} — {record.note}" if record.note else text
 
     def deleted(self, model, record):
@@ -121,7 +121,7 @@ class _Describer:
             return gettext("%(deal)s supprimée") % {"deal": self.subject(model, record)}
         if model is Adjustment:
             subject = self.subject(model, record)
-            return gettext("Bonus/malus supprimé : %(adjustment)s") % {"adjustment": subject}
+            return gettext("Bonus/malus supprimé : %(adjustment)s") % {"adjustment": subject}
         if model is Seat:
             return gettext("%(player)s quitte la table") % {"player": self.subject(model, record)}
         return gettext("Manche supprimée")
@@ -143,7 +143,7 @@ class _Describer:
             old = self.value(model, change.field, change.old)
             new = self.value(model, change.field, change.new)
             parts.append(f"{label} {old} → {new}")
-        text = f"{self.subject(model, record)}{gettext(' : ')}" + " ; ".join(parts) if parts else None
+        text = f"{self.subject(model, record)}{gettext(' : ')}" + " ; ".join(parts) if parts else None
         return text, total
 
 
@@ -228,14 +228,14 @@ def round_history(round_, window_seconds=10):
         moved = [(name, old[0], new[0]) for name, (old, new) in figures if old[0] != new[0]]
         if moved:
             changes.append(
-                gettext("Totaux : %(totals)s")
+                gettext("Totaux : %(totals)s")
                 % {"totals": ", ".join(f"{name} {num(old) or '—'} → {num(new)}" for name, old, new in moved)}
             )
         standing = [(name, old, new) for name, (old, new) in figures if _standing_moved(old, new)]
         if standing:
             changes.append(
-                gettext("Championnat (place dans la manche, points) : %(players)s")
-                % {"players": " ; ".join(_standing_line(name, old, new) for name, old, new in standing)}
+                gettext("Championnat (place dans la manche, points) : %(players)s")
+                % {"players": " ; ".join(_standing_line(name, old, new) for name, old, new in standing)}
             )
         if changes:
             result.append(HistoryEntry(entry["when"], who(entry["user"]), entry["why"], tuple(changes)))

@@ -43,7 +43,7 @@ def pot_chart(track, width=640, height=200, most=16):
             x_ticks.append((middle, str(number)))
         if pot > 0:
             top = plot.y(pot)
-            title = gettext("Donne %(number)s : %(pot)s dans le pot") % {"number": number, "pot": num(pot)}
+            title = gettext("Donne %(number)s : %(pot)s dans le pot") % {"number": number, "pot": num(pot)}
             bars.append((round(middle - bar / 2, 1), top, bar, round(plot.bottom - top, 1), title))
     return PotChart(
         **ChartFrame.fields_of(plot, width, height, x_ticks, plot.value_ticks(num)),

@@ -32,5 +32,5 @@ def add_adjustment(
 
 @transaction.atomic
 def delete_adjustment(adjustment, reason=None, *, version=None, user=None):
-    missing = "Ce bonus ou malus n'existe plus : il vient d'être supprimé."
+    missing = "Ce bonus ou malus n'existe plus : il vient d'être supprimé."
     delete_and_rescore(Adjustment, adjustment, reason, version=version, user=user, missing=missing)

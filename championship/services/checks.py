@@ -17,7 +17,7 @@ def checked_adjustment(round_, player, code, points, note, entered_by):
         entry = round_.season.rulebook.championship.catalogue_entry(code)
     except KeyError:
         raise RoundError(
-            "catalogue", f"Bonus ou malus : « {code} » n'est pas dans le catalogue de la saison."
+            "catalogue", f"Bonus ou malus : « {code} » n'est pas dans le catalogue de la saison."
         ) from None
     if points is None:
         points = entry.points

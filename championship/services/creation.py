@@ -106,7 +106,7 @@ def create_round(
         changes = _scored(round_, data, _same_inputs(round_, seats, stored_deals, totals, scored))
         if expected_totals is not None and changes.scored.result.totals != expected_totals:
             raise RoundError(
-                "expected_totals", "Totaux attendus : les totaux enregistrés diffèrent du calcul."
+                "expected_totals", "Totaux attendus : les totaux enregistrés diffèrent du calcul."
             )
         _insert(audit, seats, stored_deals, stored_adjustments)
         if report is not None:
@@ -123,7 +123,7 @@ def _new_round(season, number, stage, table, date, place, totals, paper_totals, 
     if problem:
         raise RoundError("number", validators.field_message("Numéro", problem))
     if Round.objects.filter(season=season, stage=stage, table=table, number=number).exists():
-        raise RoundError("number", f"Numéro : la manche {number} existe déjà dans cette phase.")
+        raise RoundError("number", f"Numéro : la manche {number} existe déjà dans cette phase.")
     return Round(
         season=season,
         stage=stage,
@@ -153,7 +153,7 @@ def _seats(round_, players, colours, totals):
 def _set_status(round_, status, stored_deals, user):
     """The status the round is created with (in memory: written with its figures)."""
     if status not in (Round.DRAFT, Round.SUBMITTED, Round.HOMOLOGATED):
-        raise RoundError("status", f"Statut : « {status} » inconnu.")
+        raise RoundError("status", f"Statut : « {status} » inconnu.")
     if status == Round.DRAFT:
         return
     if not round_.totals_only and not stored_deals:
@@ -168,7 +168,7 @@ def _scored(round_, data, scored):
     try:
         return apply_scores(round_, data, scored)
     except ScoringError as error:
-        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
 
 def _insert(audit, seats, stored_deals, stored_adjustments):
@@ -211,19 +211,19 @@ def _check_creation(season, players, colours, totals, deals, date, place, stage,
     count = len(players)
     if count not in TABLE_SIZES:
         raise RoundError(
-            "players", f"Joueurs : une manche se joue à {MIN_PLAYERS} ou {MAX_PLAYERS} joueurs (ici {count})."
+            "players", f"Joueurs : une manche se joue à {MIN_PLAYERS} ou {MAX_PLAYERS} joueurs (ici {count})."
         )
     names = [player.name for player in players]
     if len(set(names)) != count:
-        raise RoundError("players", "Joueurs : un joueur ne s'assoit qu'une fois à la table.")
+        raise RoundError("players", "Joueurs : un joueur ne s'assoit qu'une fois à la table.")
     if colours is not None:
         chosen = [colour for colour in colours if colour]
         if len(colours) != count or any(colour not in COLOURS for colour in chosen):
-            raise RoundError("colours", "Couleurs : une couleur de jetons connue (ou aucune) par joueur.")
+            raise RoundError("colours", "Couleurs : une couleur de jetons connue (ou aucune) par joueur.")
         if len(set(chosen)) != len(chosen):
-            raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
+            raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
     if stage not in (Round.REGULAR, Round.PLAYOFF, Round.FINAL) or (stage == Round.PLAYOFF) != bool(table):
-        raise RoundError("stage", "Phase : une table de play-off pour un play-off, et seulement pour lui.")
+        raise RoundError("stage", "Phase : une table de play-off pour un play-off, et seulement pour lui.")
     problem = bounds.round_date_problem(date, season.name, season.start_date, season.end_date)
     if problem:
         raise RoundError("date", validators.field_message("Date", problem))
@@ -232,9 +232,9 @@ def _check_creation(season, players, colours, totals, deals, date, place, stage,
         raise RoundError("place", validators.field_message("Lieu", problem))
     if totals is not None:
         if deals:
-            raise RoundError("totals", "Totaux : une manche a ses donnes ou ses totaux, pas les deux.")
+            raise RoundError("totals", "Totaux : une manche a ses donnes ou ses totaux, pas les deux.")
         if set(totals) != set(names):
-            raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
+            raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
         for name, total in totals.items():
             problem = validators.bounds_problem(total, bounds.ROUND_TOTAL)
             if problem:
@@ -242,7 +242,7 @@ def _check_creation(season, players, colours, totals, deals, date, place, stage,
         if sum(totals.values()) != 0:
             raise RoundError(
                 "totals",
-                f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0).",
+                f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0).",
             )
     problem = bounds.deal_number_problem(len(deals))
     if problem:
@@ -256,7 +256,7 @@ def _deal_from_spec(round_, number, spec, by_name):
         try:
             return by_name[name]
         except KeyError:
-            raise RoundError("deals", f"Donne {number} : {name} n'est pas à cette table.") from None
+            raise RoundError("deals", f"Donne {number} : {name} n'est pas à cette table.") from None
 
     fields = {"round": round_, "number": number, "dealer": player(spec.pop("dealer"))}
     fields["kind"] = spec.pop("kind", Deal.PLAYED)
@@ -278,7 +278,7 @@ def _deal_from_spec(round_, number, spec, by_name):
 def _checked_adjustment(round_, who, code, points, note, by_name, user):
     player = by_name.get(who) if isinstance(who, str) else who
     if player is None:
-        raise RoundError("player", f"Bonus ou malus : {who} n'est pas un joueur inscrit.")
+        raise RoundError("player", f"Bonus ou malus : {who} n'est pas un joueur inscrit.")
     return checked_adjustment(round_, player, code, points, note or "", user)
 
 
@@ -286,7 +286,7 @@ def _store_report(round_, report, by_name, audit):
     author = report["author"]
     author = by_name.get(author) if isinstance(author, str) else author
     if author is None:
-        raise RoundError("author", f"Compte-rendu, auteur : {report['author']} n'est pas à la table.")
+        raise RoundError("author", f"Compte-rendu, auteur : {report['author']} n'est pas à la table.")
     text, filed_on = report.get("text") or "", report.get("filed_on")
     stored = Report(round=round_, author=author, text=text, filed_on=filed_on)
     check_text(stored.text)

@@ -36,7 +36,7 @@ from scoring.errors import ScoringError
 
 def _check_entry(round_):
     if round_.totals_only:
-        raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
+        raise RoundError("deals", "Cette manche n'a que des totaux : elle n'a pas de donnes.")
 
 
 def _validate(round_, candidate, data, scored=None):
@@ -53,7 +53,7 @@ def _validate(round_, candidate, data, scored=None):
             round_, deals, seats=data.seats
         )
     except ScoringError as error:
-        raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
+        raise RoundError("invalid", f"Donne {candidate.number} : {error}") from error
     changes = apply_scores(round_, data, scored)  # the figures set in memory, nothing written
     changes.deals = [deal for deal in changes.deals if deal is not candidate]  # saved with its own
     return changes
@@ -62,7 +62,7 @@ def _validate(round_, candidate, data, scored=None):
 def _taken(number):
     return RoundError(
         "deal_number",
-        f"Une autre donne n°{number} vient d'être enregistrée sur cette manche : rien n'a été "
+        f"Une autre donne n°{number} vient d'être enregistrée sur cette manche : rien n'a été "
         "enregistré. Vérifiez la feuille puis saisissez à nouveau cette donne.",
     )
 
@@ -92,7 +92,7 @@ def add_deal(
     if round_.status == Round.SUBMITTED:
         raise RoundError(
             "status",
-            "Cette manche est soumise pour homologation : la remettre en brouillon pour ajouter une donne.",
+            "Cette manche est soumise pour homologation : la remettre en brouillon pour ajouter une donne.",
         )
     check_homologated_change(round_, reason)
     data = current_data(round_, data)
@@ -101,7 +101,7 @@ def add_deal(
         raise _taken(number)
     problem = bounds.deal_number_problem(next_number)
     if problem:
-        raise RoundError("deals", f"Donne {next_number} : {problem}.")
+        raise RoundError("deals", f"Donne {next_number} : {problem}.")
     bump(round_, write=False)  # written with the round's figures, under the lock
     deal = Deal(round=round_, number=next_number, **{name: fields.get(name) for name in DEAL_FIELDS})
     _defaults(deal)
@@ -126,7 +126,7 @@ def change_deal(deal, fields, *, version=None, reason=None, user=None):
     data = read_round_data(round_, adjustments=False)
     stored = next((item for item in data.deals if item.pk == deal.pk), None)
     if stored is None:
-        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
+        raise RoundError("missing", f"La donne {deal.number} n'existe plus : elle vient d'être supprimée.")
     bump(round_)
     data.version = round_.version
     for name in DEAL_FIELDS:
@@ -148,7 +148,7 @@ def delete_deal(deal, reason=None, *, version=None, user=None):
             following.number -= 1
             audit.save(following, update_fields=["number"])
 
-    missing = f"La donne {deal.number} n'existe plus : elle vient d'être supprimée."
+    missing = f"La donne {deal.number} n'existe plus : elle vient d'être supprimée."
     delete_and_rescore(
         Deal, deal, reason, version=version, user=user, missing=missing, then=renumber_the_following
     )

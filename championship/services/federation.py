@@ -18,7 +18,7 @@ def _check(obj, code, label, exclude=None):
     try:
         obj.full_clean(exclude=exclude)
     except ValidationError as error:
-        raise RoundError(code, f"{label} : {' '.join(error.messages)}") from error
+        raise RoundError(code, f"{label} : {' '.join(error.messages)}") from error
 
 
 def _save(obj, reason, user, **options):

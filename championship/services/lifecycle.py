@@ -32,8 +32,7 @@ def check_complete(round_):
     try:
         score_stored_round(round_)
     except ScoringError as error:
-        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
-
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
 @transaction.atomic
 def submit_round(round_, user=None, *, version=None, reason="soumise pour homologation"):
@@ -79,7 +78,7 @@ def check_date_confirmed(round_, confirmed):
     if round_.date > timezone.localdate() and not confirmed:
         raise RoundError(
             "future",
-            f"Date : la manche est datée du {round_.date:%d/%m/%Y}, après aujourd'hui ; "
+            f"Date : la manche est datée du {round_.date:%d/%m/%Y}, après aujourd'hui ; "
             "confirmez cette date pour l'homologuer, ou corrigez-la.",
         )
 
@@ -103,9 +102,9 @@ def delete_draft_round(round_, user=None, reason="", *, version=None):
     round's history keeps with its author (a submitted round goes back to draft first)."""
     reason = (reason or "").strip()
     if not reason:
-        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
+        raise RoundError("reason", "Motif : obligatoire pour supprimer une manche.")
     if len(reason) > REASON_MAX_LENGTH:
-        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
+        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
     lock_round(round_, version=version)
     if round_.status != Round.DRAFT:
         raise RoundError("status", "Seule une manche en brouillon peut être supprimée.")

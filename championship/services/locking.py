@@ -18,7 +18,7 @@ from championship.models import Adjustment, Deal, Round, Seat, SubmissionKey
 from championship.rounds.history import who
 from championship.services.errors import RoundError
 
-MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
+MISSING_MOTIF = "Motif : obligatoire pour modifier une manche homologuée."
 
 
 def lock_round(round_, *, version=None):
@@ -37,7 +37,7 @@ def locked_round(round_):
     that changes nothing the season's figures are computed from, such as a sign-off."""
     locked = Round.objects.select_for_update().filter(pk=round_.pk).first()
     if locked is None:
-        raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
+        raise RoundError("missing", "Cette manche n'existe plus : elle vient d'être supprimée.")
     for field in Round._meta.concrete_fields:
         setattr(round_, field.attname, getattr(locked, field.attname))
     return round_
@@ -63,12 +63,12 @@ def check_homologated_change(round_, reason):
     if round_.status == Round.HOMOLOGATED and not (reason or "").strip():
         raise RoundError(
             "reason",
-            "Cette manche est homologuée (peut-être à l'instant) : elle ne se corrige qu'avec un motif. "
+            "Cette manche est homologuée (peut-être à l'instant) : elle ne se corrige qu'avec un motif. "
             + MISSING_MOTIF,
         )
 
 
-DUPLICATE = "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
+DUPLICATE = "Ce formulaire a déjà été enregistré (envoi en double) : il ne l'est qu'une fois."
 
 
 def claim_key(round_, key):
@@ -162,14 +162,14 @@ def last_change(round_):
     author = who(record.history_user, nobody="quelqu'un")
     text = f"{_what(model, record)} par {author} le {when:%d/%m/%Y à %H:%M}"
     if record.history_change_reason:
-        text += f" (motif : {record.history_change_reason})"
+        text += f" (motif : {record.history_change_reason})"
     return text
 
 
 def stale_message(round_):
     change = last_change(round_)
-    seen = f" : {change}" if change else ""
+    seen = f" : {change}" if change else ""
     return (
-        f"La manche a été modifiée pendant que vous la lisiez{seen}. Rien n'est enregistré : "
+        f"La manche a été modifiée pendant que vous la lisiez{seen}. Rien n'est enregistré : "
         "voici la manche à jour, vérifiez-la puis recommencez si besoin."
     )

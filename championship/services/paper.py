@@ -26,15 +26,15 @@ def set_paper_totals(round_, totals, *, version=None, reason=None, user=None):
     totals = {int(player_id): total for player_id, total in totals.items()}
     if totals and set(totals) != set(names):
         raise RoundError(
-            "paper", "Totaux de la feuille : un total pour chaque joueur de la table, et pour eux seuls."
+            "paper", "Totaux de la feuille : un total pour chaque joueur de la table, et pour eux seuls."
         )
     for player_id, total in totals.items():
         if isinstance(total, bool) or not isinstance(total, int):
             raise RoundError(
-                "paper", f"Total {of_name(names[player_id])} sur la feuille : un nombre entier est attendu."
+                "paper", f"Total {of_name(names[player_id])} sur la feuille : un nombre entier est attendu."
             )
         if problem := validators.bounds_problem(total, bounds.ROUND_TOTAL):
-            raise RoundError("paper", f"Total {of_name(names[player_id])} sur la feuille : {problem}.")
+            raise RoundError("paper", f"Total {of_name(names[player_id])} sur la feuille : {problem}.")
     bump(round_, write=False)  # written with the totals
     round_.paper_totals = {str(player_id): total for player_id, total in totals.items()}
     with audited(user, reason or PAPER_REASON) as audit:

@@ -23,8 +23,8 @@ def _stale(report):
     return RoundError(
         "stale",
         f"Le compte-rendu a été modifié pendant que vous l'écriviez, par {who} le "
-        f"{when:%d/%m/%Y à %H:%M}. Rien n'est enregistré : son texte enregistré est affiché avec le "
-        "vôtre ; reprenez vos changements à partir de lui.",
+        f"{when:%d/%m/%Y à %H:%M}. Rien n'est enregistré : son texte enregistré est affiché avec le "
+        "vôtre ; reprenez vos changements à partir de lui.",
     )
 
 
@@ -46,7 +46,7 @@ def save_report(round_, text, *, author=None, filed_on=None, today=None, reason=
     today = today or timezone.localdate()
     if report is None:
         if author is None:
-            raise RoundError("author", "Auteur : choisissez l'auteur du compte-rendu.")
+            raise RoundError("author", "Auteur : choisissez l'auteur du compte-rendu.")
         report = Report(round=round_, author=author, version=0)
     elif author is not None:
         report.author = author

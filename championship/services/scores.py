@@ -194,11 +194,11 @@ def required_reason(reason):
     if not reason:
         raise RoundError(
             "reason",
-            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
+            "Motif de la modification : obligatoire, il est inscrit à l'historique de la saison "
             "et de chaque manche recalculée.",
         )
     if len(reason) > REASON_MAX_LENGTH:
-        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
+        raise RoundError("reason", f"Motif de la modification : {REASON_MAX_LENGTH} caractères au plus.")
     return reason
 
 
@@ -285,4 +285,4 @@ def scored_or_refused(round_, reason=None, *, data=None):
     try:
         return store_scores(round_, reason, data=data)
     except ScoringError as error:
-        raise RoundError("invalid", f"La manche est incohérente : {error}") from error
+        raise RoundError("invalid", f"La manche est incohérente : {error}") from error

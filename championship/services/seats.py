@@ -21,11 +21,11 @@ def set_seat_totals(round_, totals, *, version=None, reason=None, user=None):
     must cancel out) and rescore it (ranks, championship lines)."""
     lock_round(round_, version=version)
     if not round_.totals_only:
-        raise RoundError("totals", "Cette manche a ses donnes : ses totaux en découlent.")
+        raise RoundError("totals", "Cette manche a ses donnes : ses totaux en découlent.")
     check_homologated_change(round_, reason)
     seats = list(round_.seats.select_related("player").order_by("position"))
     if set(totals) != {seat.player_id for seat in seats}:
-        raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
+        raise RoundError("totals", "Totaux : un total par joueur assis, et pour eux seuls.")
     for seat in seats:
         problem = validators.bounds_problem(totals[seat.player_id], bounds.ROUND_TOTAL)
         if problem:
@@ -33,7 +33,7 @@ def set_seat_totals(round_, totals, *, version=None, reason=None, user=None):
             raise RoundError("totals", validators.field_message(label, problem))
     if sum(totals.values()) != 0:
         raise RoundError(
-            "totals", f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0)."
+            "totals", f"Totaux : ils doivent s'annuler, or leur somme fait {sum(totals.values())} (et non 0)."
         )
     reason = reason or "totaux corrigés"
     bump(round_)
@@ -54,10 +54,10 @@ def set_seat_colours(round_, colours, *, version=None, reason=None, user=None):
     seats = list(round_.seats.select_related("player").order_by("position"))
     chosen = [colours.get(seat.player_id, "") or "" for seat in seats]
     if any(colour not in COLOURS for colour in chosen if colour):
-        raise RoundError("colours", "Couleurs : couleur de jetons inconnue.")
+        raise RoundError("colours", "Couleurs : couleur de jetons inconnue.")
     picked = [colour for colour in chosen if colour]
     if len(set(picked)) != len(picked):
-        raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
+        raise RoundError("colours", "Couleurs : deux joueurs ont les mêmes jetons.")
     changed = [seat for seat, colour in zip(seats, chosen, strict=True) if seat.colour != colour]
     if not changed:
         return []

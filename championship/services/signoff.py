@@ -30,17 +30,17 @@ REASONS = {
 
 def _check_comment(verdict, comment):
     if verdict not in REASONS:
-        raise RoundError("verdict", "Avis : « confirmée » ou « contestée » est attendu.")
+        raise RoundError("verdict", "Avis : « confirmée » ou « contestée » est attendu.")
     if verdict == Signoff.DISPUTED and not comment:
         raise RoundError(
-            "comment", "Commentaire : obligatoire pour contester la feuille (dites ce qui ne va pas)."
+            "comment", "Commentaire : obligatoire pour contester la feuille (dites ce qui ne va pas)."
         )
     if len(comment) > Signoff.COMMENT_MAX_LENGTH:
-        raise RoundError("comment", f"Commentaire : {Signoff.COMMENT_MAX_LENGTH} caractères au plus.")
+        raise RoundError("comment", f"Commentaire : {Signoff.COMMENT_MAX_LENGTH} caractères au plus.")
 
 
 VERSION_MISSING = (
-    "Version : la version de la feuille que vous avez lue manque ; rechargez la page en direct et "
+    "Version : la version de la feuille que vous avez lue manque ; rechargez la page en direct et "
     "signez de nouveau."
 )
 
@@ -74,10 +74,10 @@ def sign_sheet_by_code(round_, player, code, verdict, *, version, comment=""):
     _check_signable(round_, player, version)
     if not code_matches(round_, player.pk, code):
         raise RoundError(
-            "code", "Code : ce n'est pas le vôtre ; demandez au secrétaire de vous montrer votre code."
+            "code", "Code : ce n'est pas le vôtre ; demandez au secrétaire de vous montrer votre code."
         )
     if Signoff.objects.filter(round=round_, player=player, version=round_.version).exists():
-        raise RoundError("signed", f"Joueur : {player.name} a déjà signé cette version de la feuille.")
+        raise RoundError("signed", f"Joueur : {player.name} a déjà signé cette version de la feuille.")
     return _signed(round_, player, verdict, comment, None, f"{REASONS[verdict]}, par son code de table")
 
 
@@ -85,7 +85,7 @@ def _check_signable(round_, player, version):
     if player is None or not round_.seats.filter(player=player).exists():
         raise RoundError("player", "Seuls les joueurs assis à cette manche signent sa feuille.")
     if round_.status == Round.HOMOLOGATED:
-        raise RoundError("status", "Cette manche est homologuée : sa feuille ne se signe plus.")
+        raise RoundError("status", "Cette manche est homologuée : sa feuille ne se signe plus.")
     if version is None:
         raise RoundError("version", VERSION_MISSING)
     check_version(round_, version)
@@ -111,8 +111,8 @@ def check_dispute_answered(round_, reason):
     if Signoff.objects.filter(round=round_, verdict=Signoff.DISPUTED).exists() and not reason:
         raise RoundError(
             "reason",
-            "Motif : obligatoire pour homologuer une manche dont la feuille est contestée "
+            "Motif : obligatoire pour homologuer une manche dont la feuille est contestée "
             "(votre réponse à la contestation, inscrite à l'historique).",
         )
     if len(reason) > REASON_MAX_LENGTH:
-        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")
+        raise RoundError("reason", f"Motif : {REASON_MAX_LENGTH} caractères au plus.")

@@ -59,7 +59,7 @@ def detect_format(file, data):
             [
                 SheetError(
                     file,
-                    f"format .{suffix} non pris en charge : enregistrer la feuille en .xlsx, .ods ou .csv",
+                    f"format .{suffix} non pris en charge : enregistrer la feuille en .xlsx, .ods ou .csv",
                 )
             ]
         )
@@ -94,7 +94,7 @@ def read_grids(file, data, fmt, sheets=None):
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, EOFError, OSError, ValueError):
         raise SheetImportError(
-            [SheetError(file, "fichier illisible : ce n'est pas un classeur valide")]
+            [SheetError(file, "fichier illisible : ce n'est pas un classeur valide")]
         ) from None
     with archive:
         unzipped = sum(item.file_size for item in archive.infolist())
@@ -115,7 +115,7 @@ def read_grids(file, data, fmt, sheets=None):
         except Exception:  # a damaged file: whatever the parser raises, the secretary is told so
             kind = "classeur Excel (.xlsx)" if fmt == XLSX else "classeur OpenDocument (.ods)"
             raise SheetImportError(
-                [SheetError(file, f"fichier illisible : ce n'est pas un {kind} valide")]
+                [SheetError(file, f"fichier illisible : ce n'est pas un {kind} valide")]
             ) from None
 
 

@@ -115,7 +115,7 @@ class _Checker:
                 if sheet.expected_totals[name] != result.totals[name]:
                     self.fail(
                         "expected_totals",
-                        f"{name} : attendu {sheet.expected_totals[name]}, calculé {result.totals[name]}",
+                        f"{name} : attendu {sheet.expected_totals[name]}, calculé {result.totals[name]}",
                     )
         if self.errors:
             return None
@@ -193,7 +193,7 @@ class _Checker:
             if registered is None:
                 registered = list(Player.objects.values_list("name", flat=True))
             close = difflib.get_close_matches(name, registered, n=1, cutoff=0.75)
-            hint = f" ; vouliez-vous dire « {close[0]} » ?" if close else ""
+            hint = f" ; vouliez-vous dire « {close[0]} » ?" if close else ""
             self.fail(
                 f"players[{index}].name",
                 f"« {name} » n'est pas un joueur inscrit ({self.players_hint}){hint}",

@@ -24,7 +24,7 @@ class SheetError(Exception):
         return ", ".join(where)
 
     def __str__(self):
-        return f"{self.where} : {self.message}"
+        return f"{self.where} : {self.message}"
 
 
 class CellError(SheetError):

@@ -27,7 +27,7 @@ def find_round(season_name, number, stage=Round.REGULAR, table=""):
     if season is None:
         raise SheetError(season_name, "cette saison n'existe pas", field="season")
     if stage not in STAGES:
-        raise SheetError(season_name, f"phase inconnue « {stage} » (possibles : {', '.join(STAGES)})")
+        raise SheetError(season_name, f"phase inconnue « {stage} » (possibles : {', '.join(STAGES)})")
     if stage == Round.PLAYOFF and table not in PLAYOFF_TABLES:
         raise SheetError(season_name, "une manche de play-off se désigne avec sa table (--table A ou B)")
     if stage != Round.PLAYOFF:

@@ -46,7 +46,7 @@ A_SPACES = f"{TEXT} c"
 def _repeat(attrs, key):
     value = int(attrs.get(key) or 1)
     if value < 1:
-        raise ValueError(f"répétition illisible : {value}")
+        raise ValueError(f"répétition illisible : {value}")
     return value
 
 

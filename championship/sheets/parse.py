@@ -51,7 +51,7 @@ LIST_MESSAGES = {
 }
 SHEET_TYPE_MESSAGE = "la feuille doit être un objet JSON {{…}}, pas {got}"
 DEAL_TYPE_MESSAGE = "une donne est un objet {{…}}, pas {got}"
-UNKNOWN_KEY_MESSAGE = "clé inconnue (clés possibles : {keys})"
+UNKNOWN_KEY_MESSAGE = "clé inconnue (clés possibles : {keys})"
 OTHER_MESSAGE = "valeur refusée"
 
 # The sheet's keys in the order of docs/feuille.md; errors are reported in that order.
@@ -114,7 +114,7 @@ def parse_json(file, data):
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise SheetImportError([SheetError(file, "le fichier n'est pas un texte UTF-8")]) from None
-    too_deep = f"JSON refusé : imbrication trop profonde ({MAX_JSON_DEPTH} niveaux au plus)"
+    too_deep = f"JSON refusé : imbrication trop profonde ({MAX_JSON_DEPTH} niveaux au plus)"
     try:
         parsed = json.loads(data, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -126,7 +126,7 @@ def parse_json(file, data):
     except ValueError as error:
         if "integer string conversion" in str(error):
             error = f"nombre trop long ({sys.get_int_max_str_digits()} chiffres au plus)"
-        raise SheetImportError([SheetError(file, f"JSON refusé : {error}")]) from None
+        raise SheetImportError([SheetError(file, f"JSON refusé : {error}")]) from None
     if _depth(parsed) > MAX_JSON_DEPTH:
         raise SheetImportError([SheetError(file, too_deep)])
     return parsed

@@ -146,7 +146,7 @@ def _choice(choices, unknown, description):
         if problem := validators.text_problem(value):
             fail(problem)
         if value not in choices:
-            fail(f"{unknown} « {value} » (possibles : {', '.join(choices)})")
+            fail(f"{unknown} « {value} » (possibles : {', '.join(choices)})")
         return value
 
     return Annotated[str, AfterValidator(check), _text_schema(description, enum=list(choices))]
@@ -254,7 +254,7 @@ class PlayerEntry(_Part):
 
     model_config = ConfigDict(title="Joueur")
 
-    name: PlayerName = Field(description="le joueur ; deux fois le même nom est refusé")
+    name: PlayerName = Field(description="le joueur ; deux fois le même nom est refusé")
     colour: _choice(COLOUR_CODES, "couleur inconnue", "couleur des jetons, une par joueur") | None = Field(
         None, description="couleur des jetons, une par joueur"
     )
@@ -278,7 +278,7 @@ class ChelemEntry(_Part):
 
     announced: bool = Field(False, description="chelem annoncé par le preneur")
     made_by: _choice(SIDES, "camp inconnu", "camp qui a fait le chelem") | None = Field(
-        None, description="camp qui a fait le chelem, null : aucun"
+        None, description="camp qui a fait le chelem, null : aucun"
     )
 
 
@@ -290,12 +290,12 @@ class DealEntry(_Part):
     dealer: _name("le donneur, assis") = Field(description="le donneur, assis")
     kind: _choice(KINDS, "type de donne inconnu", "type de donne") = Field(
         None,
-        description="type de donne ; « played » par défaut quand « taker » est renseigné, sinon obligatoire",
+        description="type de donne ; « played » par défaut quand « taker » est renseigné, sinon obligatoire",
         json_schema_extra=_no_default,
     )
     taker: _name("le preneur, assis") | None = Field(None, description="le preneur, assis")
     contract: _choice((*CONTRACTS, *CONTRACT_ALIASES), "contrat inconnu", "contrat") | None = Field(
-        None, description="contrat ; « petite » vaut « prise »"
+        None, description="contrat ; « petite » vaut « prise »"
     )
     called: _choice(SUITS, "couleur inconnue", "couleur appelée, à 5 joueurs") | None = Field(
         None, description="couleur appelée, à 5 joueurs"
@@ -305,7 +305,7 @@ class DealEntry(_Part):
     )
     partner: _name("l'appelé, assis") | None = Field(
         None,
-        description="l'appelé, assis, ou null quand le preneur joue seul ; à 5 joueurs, obligatoire pour une "
+        description="l'appelé, assis, ou null quand le preneur joue seul ; à 5 joueurs, obligatoire pour une "
         "donne jouée",
     )
     bouts: _integer(BOUTS, "bouts de l'attaque") | None = Field(
@@ -329,7 +329,7 @@ class DealEntry(_Part):
         problems = []
         if isinstance(data, dict) and "kind" not in data and data.get("taker") is None:
             missing = (
-                "type de donne manquant : indiquer le preneur (« taker ») d'une donne jouée, ou « kind »"
+                "type de donne manquant : indiquer le preneur (« taker ») d'une donne jouée, ou « kind »"
             )
             problems.append((("kind",), f"{missing} ({', '.join(KINDS[1:])})"))
         try:
@@ -406,7 +406,7 @@ class ReportEntry(_Part):
 
     author: _name("l'auteur, assis") = Field(description="l'auteur, un joueur assis")
     filed: _date_type("date de dépôt") | None = Field(
-        None, description="date de dépôt AAAA-MM-JJ, pas avant la manche ; null : pas encore rendu"
+        None, description="date de dépôt AAAA-MM-JJ, pas avant la manche ; null : pas encore rendu"
     )
     text: (
         Annotated[
@@ -415,7 +415,7 @@ class ReportEntry(_Part):
             _text_schema("le récit en Markdown", maxLength=REPORT_TEXT_MAX_LENGTH),
         ]
         | None
-    ) = Field(None, description="le récit en Markdown ; null vaut un texte vide")
+    ) = Field(None, description="le récit en Markdown ; null vaut un texte vide")
 
 
 TOTALS_DESCRIPTION = "un total entier par joueur assis, ni plus ni moins"
@@ -436,7 +436,7 @@ class Sheet(_Part):
 
     season: Annotated[
         str, AfterValidator(_season_name), _text_schema("la saison", pattern=r"^\d{4}-\d{4}$")
-    ] = Field(description="la saison, deux années consécutives : « 2010-2011 »")
+    ] = Field(description="la saison, deux années consécutives : « 2010-2011 »")
     number: _integer(bounds.ROUND_NUMBER, "numéro de la manche") = Field(
         description="numéro de la manche, nouveau pour la saison, la phase et la table"
     )
@@ -463,18 +463,18 @@ class Sheet(_Part):
     )
     deals: list[DealEntry] = Field(
         None,
-        description="les donnes, dans l'ordre ; ou « totals »",
+        description="les donnes, dans l'ordre ; ou « totals »",
         json_schema_extra=_deals_schema,
     )
     totals: dict[str, RoundTotal] = Field(
         None,
-        description=f"variante « totaux seuls », au lieu de « deals » : {TOTALS_DESCRIPTION}, de somme nulle",
+        description=f"variante « totaux seuls », au lieu de « deals » : {TOTALS_DESCRIPTION}, de somme nulle",
         json_schema_extra=_no_default,
     )
     adjustments: list[AdjustmentEntry] | None = Field(None, description="bonus et malus du catalogue")
     report: ReportEntry | None = Field(None, description="le compte-rendu")
     expected_totals: dict[str, RoundTotal] | None = Field(
-        None, description=f"totaux de la feuille papier, comparés au calcul : {TOTALS_DESCRIPTION}"
+        None, description=f"totaux de la feuille papier, comparés au calcul : {TOTALS_DESCRIPTION}"
     )
     results: Any = Field(None, description="écrit par l'export, ignoré à l'import")
 
@@ -512,7 +512,7 @@ class Sheet(_Part):
                 fail("la table des play-offs (« A » ou « B ») est obligatoire")
             value = handler(value)
             if value not in PLAYOFF_TABLES:
-                fail(f"table inconnue « {value} » (possibles : {', '.join(PLAYOFF_TABLES)})")
+                fail(f"table inconnue « {value} » (possibles : {', '.join(PLAYOFF_TABLES)})")
             return value
         if value not in (None, ""):
             fail("une table (A ou B) ne se donne que pour les play-offs")

@@ -184,7 +184,7 @@ def _located(file, error, rows, sheet_name):
     root, _dot, rest = field.partition(".")
     column = None
     if root in ("totals", "expected_totals"):
-        column = row.columns.get(rest or error.message.partition(" : ")[0])
+        column = row.columns.get(rest or error.message.partition(" : ")[0])
     elif root.startswith("players[") and root[8:-1].isdigit():
         index = int(root[8:-1]) - 1
         column = row.players[index] if index < len(row.players) else None
@@ -193,7 +193,7 @@ def _located(file, error, rows, sheet_name):
     return CellError(file, error.message, sheet=sheet_name, line=row.line, column=column)
 
 
-PAST_SEASON_REASON = "saison passée importée d'un tableau de totaux : comptes-rendus inconnus"
+PAST_SEASON_REASON = "saison passée importée d'un tableau de totaux : comptes-rendus inconnus"
 
 
 def create_past_season(name, user):
@@ -273,7 +273,7 @@ def apply_previewed(file, data, season_name, digest, **options):
                     SheetError(
                         file,
                         "l'import ne créerait plus ce que montrait l'aperçu (déjà importé, ou des manches "
-                        "enregistrées depuis) : refaites l'aperçu",
+                        "enregistrées depuis) : refaites l'aperçu",
                     )
                 ]
             )

@@ -38,15 +38,15 @@ PARTS, TOTAUX, CHAMPIONNAT = "Parts", "Totaux", "Championnat"
 # The « Manche » sheet: heading (column A), value (column B), the sheet key it fills.
 MANCHE_HEADERS = ("Rubrique", "Valeur", "Aide")
 MANCHE_ROWS = (
-    ("Saison", "season", "deux années : 2010-2011"),
+    ("Saison", "season", "deux années : 2010-2011"),
     ("Numéro", "number", "numéro de la manche dans la saison"),
     ("Date", "date", "AAAA-MM-JJ ou JJ/MM/AAAA"),
     ("Lieu", "place", "facultatif"),
     ("Phase", "stage", "saison régulière (vide), play-off ou finale"),
     ("Table", "table", "A ou B, en play-off seulement"),
-    ("Compte-rendu : auteur", "report.author", "facultatif : un joueur assis"),
-    ("Compte-rendu : rendu le", "report.filed", "date de dépôt ; vide : pas encore rendu"),
-    ("Compte-rendu : texte", "report.text", "le récit (Markdown)"),
+    ("Compte-rendu : auteur", "report.author", "facultatif : un joueur assis"),
+    ("Compte-rendu : rendu le", "report.filed", "date de dépôt ; vide : pas encore rendu"),
+    ("Compte-rendu : texte", "report.text", "le récit (Markdown)"),
 )
 PLAYER_COLUMNS = (("Joueur", "name"), ("Couleur", "colour"), ("Total papier", "total"))
 DEAL_COLUMNS = (
@@ -236,7 +236,7 @@ class Locator:
             column = {"name": "Joueur", "colour": "Couleur"}.get(parts[-1]) if index is not None else None
             return self.cell(message, JOUEURS, line, column)
         if root in ("totals", "expected_totals"):
-            name = field.partition(".")[2] or message.partition(" : ")[0]
+            name = field.partition(".")[2] or message.partition(" : ")[0]
             return self.cell(message, JOUEURS, self.player_lines.get(name), "Total papier")
         if root == "adjustments":
             line = self.adjustments[index] if index is not None and index < len(self.adjustments) else None
@@ -275,7 +275,7 @@ def _columns(header, known, sheet, locator, errors):
             expected = ", ".join(name for name, _key in known)
             errors.append(
                 locator.cell(
-                    f"colonne inconnue « {text_of(value)} » (colonnes : {expected})", sheet, header.number
+                    f"colonne inconnue « {text_of(value)} » (colonnes : {expected})", sheet, header.number
                 )
             )
     return columns
@@ -296,7 +296,7 @@ def formula_errors(file, lines, sheet, column_name):
     return [
         CellError(
             file,
-            f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
+            f"formule refusée (« {value.text} ») : saisir la valeur elle-même",
             sheet=sheet,
             line=line.number,
             column=column_name(index),
@@ -320,7 +320,7 @@ def read_workbook(file, grids):
         raise SheetImportError(
             [
                 SheetError(
-                    file, "CSV sans sections : une feuille de manche en CSV commence par la ligne [Manche]"
+                    file, "CSV sans sections : une feuille de manche en CSV commence par la ligne [Manche]"
                 )
             ]
         )
@@ -371,7 +371,7 @@ def _read_manche(lines, sheet, locator, errors):
             known = ", ".join(heading for heading, _key, _help in MANCHE_ROWS)
             errors.append(
                 locator.cell(
-                    f"rubrique inconnue « {text_of(heading)} » (rubriques : {known})", MANCHE, line.number
+                    f"rubrique inconnue « {text_of(heading)} » (rubriques : {known})", MANCHE, line.number
                 )
             )
             continue

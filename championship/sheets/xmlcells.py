@@ -84,7 +84,7 @@ def parse(file, stream, start, end=None, data=None, setup=None):
             [
                 SheetError(
                     file,
-                    "classeur refusé : son XML déclare une DTD ou des entités (« <!DOCTYPE », « <!ENTITY »), "
+                    "classeur refusé : son XML déclare une DTD ou des entités (« <!DOCTYPE », « <!ENTITY »), "
                     "ce qu'aucun tableur n'écrit",
                 )
             ]
@@ -226,7 +226,7 @@ def _shared_strings(file, archive, path, wanted):
     if not wanted:
         return strings
     if path is None or path not in archive.namelist():
-        raise SheetImportError([SheetError(file, "fichier illisible : textes partagés introuvables")])
+        raise SheetImportError([SheetError(file, "fichier illisible : textes partagés introuvables")])
     state = {"index": -1, "keep": False, "text": False, "skip": 0, "parts": []}
 
     def start(name, attrs):
@@ -267,7 +267,7 @@ COORDINATE = re.compile(r"^\$?([A-Za-z]{1,10})\$?(\d*)$")
 def _column_of(coordinate):
     match = COORDINATE.match(coordinate)
     if not match:
-        raise ValueError(f"coordonnée illisible : {coordinate}")
+        raise ValueError(f"coordonnée illisible : {coordinate}")
     column = 0
     for letter in match.group(1).upper():
         column = column * 26 + ord(letter) - 64
@@ -308,7 +308,7 @@ class _XlsxSheet:
             if number is not None:
                 value = float(number)
                 if not value.is_integer():
-                    raise ValueError(f"numéro de ligne illisible : {number}")
+                    raise ValueError(f"numéro de ligne illisible : {number}")
                 self.row = int(value)
             else:
                 self.row += 1

@@ -21,11 +21,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from championship.models import Deal, Report
 from championship.rounds.data import counts_for_championship
 from scoring.championship import LineItem, late_report_item, late_report_weeks
-from scoring.french import agree, plural
 
 ON_TIME, LATE, DUE, MISSING = "on_time", "late", "due", "missing"
 
@@ -110,15 +110,18 @@ class ReportStatus:
 
     @property
     def label(self):
+        """In the active language (French on the PDFs and the sheets, which are written in French)."""
         weeks = self.weeks_late
-        started = f"{plural(weeks, 'semaine')} {agree(weeks, 'entamée')}"
+        started = ngettext("%(counter)s semaine entamée", "%(counter)s semaines entamées", weeks) % {
+            "counter": weeks
+        }
         if self.state == ON_TIME:
-            return "rendu à temps"
+            return gettext("rendu à temps")
         if self.state == LATE:
-            return f"rendu en retard ({started})"
+            return gettext("rendu en retard (%(started)s)") % {"started": started}
         if self.state == DUE:
-            return "à rendre"
-        return f"manquant, en retard de {started}"
+            return gettext("à rendre")
+        return gettext("manquant, en retard de %(started)s") % {"started": started}
 
 
 _UNKNOWN = object()

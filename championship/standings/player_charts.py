@@ -44,7 +44,7 @@ def points_chart(series, width=640, height=260, most=12):
         (
             plot.x(index),
             plot.y(running),
-            gettext("Manche %(number)s : %(points)s → %(running)s")
+            gettext("Manche %(number)s : %(points)s → %(running)s")
             % {"number": number, "points": signed(points), "running": num(running)},
         )
         for index, (number, points, running) in enumerate(series, start=1)
@@ -69,8 +69,8 @@ PHONE_CHART = (360, 280, 6)  # width, height, most numbered rounds
 
 def missing_rounds(first, last):
     if first == last:
-        return gettext("Manche %(number)s : pas encore homologuée, pas comptée") % {"number": first}
-    return gettext("Manches %(first)s à %(last)s : pas encore homologuées, pas comptées") % {
+        return gettext("Manche %(number)s : pas encore homologuée, pas comptée") % {"number": first}
+    return gettext("Manches %(first)s à %(last)s : pas encore homologuées, pas comptées") % {
         "first": first,
         "last": last,
     }

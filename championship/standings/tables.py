@@ -108,7 +108,7 @@ class StandingsTable(SeasonTable):
         decided_by = record.standing.decided_by
         if decided_by and decided_by != "points":
             rule = gettext(TIEBREAKS[decided_by].label)
-            title = _("à égalité de points, départagé par : %(rule)s") % {"rule": rule}
+            title = _("à égalité de points, départagé par : %(rule)s") % {"rule": rule}
             return format_html('<span class="decided" title="{}">{}</span>', title, record.rank)
         return record.rank
 

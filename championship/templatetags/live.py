@@ -27,7 +27,7 @@ def live_qr(context, round_):
     """The table link's QR code: an SVG of 6 px a module (about 200 px wide), with a quiet zone
     of 3 modules, titled for screen readers; it needs no style sheet."""
     url = live_url(context["request"], round_)
-    title = gettext("QR code de la page en direct : %(url)s") % {"url": url}
+    title = gettext("QR code de la page en direct : %(url)s") % {"url": url}
     qr = segno.make(url, error="m")
     svg = qr.svg_inline(scale=6, border=3, svgclass="qr", title=title)
     return mark_safe(svg)  # segno's own markup; it escapes the only text in it, the title

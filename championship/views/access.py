@@ -18,7 +18,7 @@ from championship.services import RoundError
 from federation.models import Season
 from federation.roles import can_enter_rounds, is_board, player_of, remember_roles, with_roles
 
-HOMOLOGATED_READ_ONLY = _("Cette manche est homologuée : seule la Direction peut la corriger.")
+HOMOLOGATED_READ_ONLY = _("Cette manche est homologuée : seule la Direction peut la corriger.")
 
 
 def get_season(name):

@@ -45,7 +45,7 @@ def cup_status(request, name):
     try:
         race = season_race(season)  # computed once per state of the season, date and calendar
     except SolverError:  # a runaway search (docs/regles.md §6.4): said, never a server error
-        logger.exception("course aux play-offs de %s : calcul abandonné", season.name)
+        logger.exception("course aux play-offs de %s : calcul abandonné", season.name)
         response = render(request, "championship/cup/status_unavailable.html", {"season": season}, status=503)
         response["Retry-After"] = "600"
         return response

@@ -283,7 +283,7 @@ def deal_delete(request, pk, number):
     return written(
         request,
         lambda: services.delete_deal(deal, form.reason, version=form.version, user=request.user),
-        gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
+        gettext("Donne %(number)s supprimée ; les donnes suivantes sont renumérotées.") % {"number": number},
         edit_url(round_),
         reverse("championship:deal_edit", args=[round_.pk, number]),
     )
@@ -335,7 +335,7 @@ def adjustment_add(request, pk):
         if request.htmx:
             return _render_bonus(request, round_, adjustment_form=form)
         return _render_entry(request, round_, deal_form=_blank_deal_form(round_), adjustment_form=form)
-    done = gettext("%(player)s : %(label)s.") % {
+    done = gettext("%(player)s : %(label)s.") % {
         "player": adjustment.player,
         "label": form.entry_label(form.catalogue[adjustment.code]),
     }
@@ -407,7 +407,7 @@ def seat_colours(request, pk):
 def seat_totals(request, pk):
     round_ = get_round_for_editing(request, pk)
     if not round_.totals_only:
-        raise Http404(gettext("Cette manche a ses donnes : ses totaux en découlent."))
+        raise Http404(gettext("Cette manche a ses donnes : ses totaux en découlent."))
     form = SeatTotalsForm(round_, request.POST, prefix="totals")
     if not form.is_valid():
         return _render_entry(request, round_, totals_form=form)
@@ -473,7 +473,7 @@ def round_delete(request, pk):
         except RoundError as error:
             messages.error(request, error.message)
             return redirect("championship:round_edit", round_.pk)
-        messages.success(request, gettext("Manche supprimée : %(round)s.") % {"round": round_})
+        messages.success(request, gettext("Manche supprimée : %(round)s.") % {"round": round_})
         return redirect("championship:round_list", round_.season.name)
     return render(request, "championship/rounds/delete.html", {"round": round_, "form": form})
 

@@ -39,8 +39,8 @@ class RoundsFeed(_AtomFeed):
 
     def title(self, season):
         if season is None:
-            return gettext("Tarot-Bière : manches homologuées")
-        return gettext("Tarot-Bière : manches homologuées, saison %(name)s") % {"name": season.name}
+            return gettext("Tarot-Bière : manches homologuées")
+        return gettext("Tarot-Bière : manches homologuées, saison %(name)s") % {"name": season.name}
 
     def link(self, season):
         if season is None:
@@ -48,7 +48,7 @@ class RoundsFeed(_AtomFeed):
         return reverse("championship:round_list", args=[season.name])
 
     def subtitle(self, season):
-        return gettext("Chaque manche publiée par la Direction : vainqueur, totaux, lien vers sa feuille.")
+        return gettext("Chaque manche publiée par la Direction : vainqueur, totaux, lien vers sa feuille.")
 
     def items(self, season):
         rounds = Round.objects.filter(status=Round.HOMOLOGATED)
@@ -68,7 +68,7 @@ class RoundsFeed(_AtomFeed):
         totals = ", ".join(f"{seat.player.name} {num(seat.total)}" for seat in seats)
         place = f" — {item.place}" if item.place else ""
         when = written_date(item.date, "l j F Y")
-        return f"{when}{place}. " + gettext("Totaux : %(totals)s") % {"totals": totals}
+        return f"{when}{place}. " + gettext("Totaux : %(totals)s") % {"totals": totals}
 
     def item_link(self, item):
         return reverse("championship:round", args=[item.pk])
@@ -85,8 +85,8 @@ class ReportsFeed(_AtomFeed):
 
     def title(self, season):
         if season is None:
-            return gettext("Tarot-Bière : comptes-rendus")
-        return gettext("Tarot-Bière : comptes-rendus, saison %(name)s") % {"name": season.name}
+            return gettext("Tarot-Bière : comptes-rendus")
+        return gettext("Tarot-Bière : comptes-rendus, saison %(name)s") % {"name": season.name}
 
     def link(self, season):
         if season is None:
@@ -103,7 +103,7 @@ class ReportsFeed(_AtomFeed):
         return reports.select_related("round__season", "author").order_by("-updated_at", "-pk")[:LATEST]
 
     def item_title(self, item):
-        return gettext("Compte-rendu : %(round)s — %(season)s") % {
+        return gettext("Compte-rendu : %(round)s — %(season)s") % {
             "round": round_title(item.round),
             "season": _season_text(item.round.season),
         }

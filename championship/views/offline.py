@@ -40,7 +40,7 @@ def deal_send(request, pk):
     round_ = get_round_for_editing(request, pk)
     if request.POST.get("account", "") != str(request.user.pk):
         message = gettext(
-            "Cette donne a été gardée sur ce téléphone par un autre compte : elle ne part que depuis "
+            "Cette donne a été gardée sur ce téléphone par un autre compte : elle ne part que depuis "
             "la session de ce compte. Rien n'est enregistré."
         )
         return JsonResponse({"stored": False, "code": "account", "errors": [message]}, status=409)

@@ -80,13 +80,14 @@ def in_french(view):
 @require_GET
 def report(request, pk):
     round_ = _get_report_round_for_user(request, pk)
-    with translation.override("fr"):  # the compte-rendu itself; the page around it in the visitor's language
-        display = report_display(round_)
-        content = render_to_string(
-            "championship/reports/_content.html",
-            {"display": display, "round_url": reverse("championship:round", args=[round_.pk])},
-            request,
-        )
+    # In the visitor's language, the page and the report's facts, tables and highlights alike (issue 35);
+    # the narrative stays as its author wrote it, and the PDF in French (`in_french`).
+    display = report_display(round_)
+    content = render_to_string(
+        "championship/reports/_content.html",
+        {"display": display, "round_url": reverse("championship:round", args=[round_.pk])},
+        request,
+    )
     context = {
         "display": display,
         "content": content,
@@ -194,13 +195,13 @@ def _pdf_response(request, template_name, context, filename, *, public, back_url
 
 def _pdf_failure_page(request, filename, error, back_url, back_label):
     reason = PDF_FAILURES.get(error.reason, _("sa mise en page a échoué"))
-    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
+    message = gettext("Le PDF « %(name)s » n'a pas pu être produit : %(reason)s.")
     response = _error_page(
         request,
         503,
         gettext("PDF indisponible"),
         message % {"name": filename, "reason": reason},
-        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
+        hint=gettext("Réessayez dans quelques minutes ; la page reste consultable en ligne."),
         back_url=back_url,
         back_label=back_label,
     )
@@ -232,7 +233,7 @@ def bulletin_pdf(request, name):
     try:
         as_of = datetime.date.fromisoformat(raw) if raw else None
     except ValueError:
-        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
+        message = gettext("Date « as_of » invalide : « %(value)s » (format attendu AAAA-MM-JJ).")
         return _error_page(
             request,
             400,

@@ -74,7 +74,7 @@ def _imported(request, imported):
         % {"round": round_, "status": round_.get_status_display()},
     )
     for warning in imported[0].warnings:
-        messages.warning(request, gettext("Avertissement : %(warning)s") % {"warning": warning})
+        messages.warning(request, gettext("Avertissement : %(warning)s") % {"warning": warning})
     return redirect(round_.get_absolute_url())
 
 
@@ -133,7 +133,7 @@ def round_import(request):
             else:
                 return _imported(request, imported)
         else:
-            errors = [gettext("Aperçu périmé : déposez la feuille de nouveau.")]
+            errors = [gettext("Aperçu périmé : déposez la feuille de nouveau.")]
     elif request.method == "POST":
         form = SheetUploadForm(request.POST, request.FILES, board=board)
     else:
@@ -179,14 +179,14 @@ def _season_imported(plan, homologated):
     count = len(plan.rounds)
     if homologated:
         text = ngettext(
-            "Saison %(season)s : %(count)s manche importée et homologuée.",
-            "Saison %(season)s : %(count)s manches importées et homologuées.",
+            "Saison %(season)s : %(count)s manche importée et homologuée.",
+            "Saison %(season)s : %(count)s manches importées et homologuées.",
             count,
         )
     else:
         text = ngettext(
-            "Saison %(season)s : %(count)s manche importée en brouillon.",
-            "Saison %(season)s : %(count)s manches importées en brouillon.",
+            "Saison %(season)s : %(count)s manche importée en brouillon.",
+            "Saison %(season)s : %(count)s manches importées en brouillon.",
             count,
         )
     return text % {"season": plan.season, "count": count}

@@ -47,7 +47,7 @@ def _as_of(request):
     try:
         return datetime.date.fromisoformat(raw), None
     except ValueError:
-        return None, f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ) ; calcul au jour même."
+        return None, f"Date « as_of » invalide : « {raw} » (format attendu AAAA-MM-JJ) ; calcul au jour même."
 
 
 def _round_url(round_pk, deal_number=None):
@@ -211,7 +211,7 @@ def season_rulebook(request, name):
         else:
             messages.success(
                 request,
-                gettext("Règlement de la saison %(name)s enregistré ; classement recalculé.")
+                gettext("Règlement de la saison %(name)s enregistré ; classement recalculé.")
                 % {"name": season.name},
             )
             return redirect("championship:season", season.name)

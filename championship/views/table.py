@@ -214,7 +214,7 @@ def round_signoff_by_code(request, pk):
     data = form.cleaned_data
     if not within_limit("table-code", f"{round_.pk}:{data['player']}", CODE_GUESSES, CODE_WINDOW):
         messages.error(
-            request, gettext("Code : trop d'essais pour ce joueur ; réessayez dans un quart d'heure.")
+            request, gettext("Code : trop d'essais pour ce joueur ; réessayez dans un quart d'heure.")
         )
         return redirect("championship:round_live", round_.pk)
     confirmed = data["verdict"] == Signoff.CONFIRMED

@@ -34,7 +34,7 @@ def nights_from_counts(apps, schema_editor):
                 date=date,
                 stage="regular",
                 tentative=True,
-                notes="Soirée créée depuis l'ancien nombre de manches restantes : date à confirmer.",
+                notes="Soirée créée depuis l'ancien nombre de manches restantes : date à confirmer.",
             )
             for date in dates
         )

@@ -73,20 +73,20 @@ def need_text(need: Need) -> str:
             return "ce qu'il lui faut n'a pas pu être calculé à temps"
         return (
             f"{plural(need.needed, 'point')} suffisent (par exemple {in_places(need.example)}), "
-            "peut-être moins : le calcul exact n'a pas abouti à temps"
+            "peut-être moins : le calcul exact n'a pas abouti à temps"
         )
     if need.example is None:
         return (
             f"même en gagnant toutes les manches qu'il peut jouer ({plural(need.most, 'point')}), "
             f"sa place ne serait pas assurée (il en faudrait {num(need.needed)})"
         )
-    return f"{plural(need.needed, 'point')} : par exemple {in_places(need.example)}"
+    return f"{plural(need.needed, 'point')} : par exemple {in_places(need.example)}"
 
 
 def sentence(prospect: Prospect) -> str:
     """The player's detail in one sentence, named, no agreement with him."""
     certain, table = prospect.certain, prospect.table
     return (
-        f"{prospect.player} : {status_text(certain)}, {place_range(certain)} quoi qu'il arrive ; "
-        f"au jeu de la table, {place_range(table)} ; {need_text(prospect.need)}"
+        f"{prospect.player} : {status_text(certain)}, {place_range(certain)} quoi qu'il arrive ; "
+        f"au jeu de la table, {place_range(table)} ; {need_text(prospect.need)}"
     )

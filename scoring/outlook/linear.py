@@ -106,9 +106,9 @@ class Linear:
         if name == "Infeasible":
             return None
         if name == "Time limit reached" and seconds is not None:
-            raise OutOfTime(f"HiGHS : {name}")
+            raise OutOfTime(f"HiGHS : {name}")
         if name != "Optimal":
-            raise SolverError(f"HiGHS : {name}")
+            raise SolverError(f"HiGHS : {name}")
         solution = [round(x) for x in highs.getSolution().col_value]
         self._check(solution)
         return sum(c * solution[v] for v, c in objective), solution
@@ -117,11 +117,11 @@ class Linear:
         """The rounded solution satisfies every row and bound, in integers."""
         for v, x in enumerate(solution):
             if not self.lower[v] <= x <= self.upper[v]:
-                raise SolverError("HiGHS : solution hors bornes")
+                raise SolverError("HiGHS : solution hors bornes")
         for terms, lower, upper in self.rows:
             total = sum(c * solution[v] for v, c in terms.items())
             if (lower is not None and total < lower) or (upper is not None and total > upper):
-                raise SolverError("HiGHS : solution qui viole une contrainte")
+                raise SolverError("HiGHS : solution qui viole une contrainte")
 
 
 _SOLVER = threading.local()

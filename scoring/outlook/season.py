@@ -223,7 +223,7 @@ def _field(players, rounds, rules: Rules) -> Field:
     if any(p.late > 0 for p in players) or any(r.late > 0 for r in rounds):
         raise ValueError("Un malus de compte-rendu en retard est négatif ou nul")
     if rules.floor > 0 or rules.cap < 0:
-        raise ValueError("Une manche peut toujours ne rien donner : plancher ≤ 0 ≤ plafond")
+        raise ValueError("Une manche peut toujours ne rien donner : plancher ≤ 0 ≤ plafond")
     active = sum(p.active for p in players)
     nights = {}
     for index, coming in enumerate(rounds):

@@ -197,13 +197,13 @@ def cold_and_warm(writer, repeats=5):
     modes = list(first)
     print(
         "\n| page | "
-        + " | ".join(f"1re lecture : {mode}" for mode in modes)
-        + " | chaud | requêtes froid ; chaud |"
+        + " | ".join(f"1re lecture : {mode}" for mode in modes)
+        + " | chaud | requêtes froid ; chaud |"
     )
     print("|---|" + "---|" * (len(modes) + 2))
     for name, firsts, warm, cold_queries, warm_queries in rows:
         cells = " | ".join(f"{firsts[mode]:.0f} ms (×{firsts[mode] / warm:.1f})" for mode in modes)
-        print(f"| {name} | {cells} | {warm:.1f} ms | {cold_queries} ; {warm_queries} |")
+        print(f"| {name} | {cells} | {warm:.1f} ms | {cold_queries} ; {warm_queries} |")
     return rows
 
 
@@ -354,14 +354,14 @@ def report_load(views, writer, computed, args, warmed):
     print(
         f"\nsous charge ({args.workers} processus × {args.threads} fils, {args.readers} lecteurs, "
         f"une écriture ({args.write}) toutes les {args.every} s pendant {args.seconds} s, "
-        f"cache {args.cache or 'fichiers'}) :"
+        f"cache {args.cache or 'fichiers'}) :"
     )
-    print(f"  vues : {len(views)} ; périmées : {stale} ; erreurs : {errors}")
-    print(f"  durée p50 : {p50:.0f} ms ; p95 : {p95:.0f} ms")
+    print(f"  vues : {len(views)} ; périmées : {stale} ; erreurs : {errors}")
+    print(f"  durée p50 : {p50:.0f} ms ; p95 : {p95:.0f} ms")
     writes = len(commits)
     print(
-        f"  écritures : {writes} ; calculs par les lecteurs : {computed} ({computed / max(writes, 1):.1f} "
-        f"par écriture) ; par le réchauffage de l'écrivain : {warmed} ({warmed / max(writes, 1):.1f})"
+        f"  écritures : {writes} ; calculs par les lecteurs : {computed} ({computed / max(writes, 1):.1f} "
+        f"par écriture) ; par le réchauffage de l'écrivain : {warmed} ({warmed / max(writes, 1):.1f})"
     )
 
 
@@ -373,7 +373,7 @@ def main():
     parser.add_argument("--readers", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--every", type=float, default=2)
-    parser.add_argument("--cache", help="CACHE_URL des processus gunicorn (défaut : fichiers)")
+    parser.add_argument("--cache", help="CACHE_URL des processus gunicorn (défaut : fichiers)")
     parser.add_argument("--skip-cold", action="store_true", help="seulement la charge")
     parser.add_argument(
         "--write", choices=["malus", "rulebook"], default="malus", help="l'écriture répétée sous charge"

@@ -114,19 +114,19 @@ def main():
             try:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=options.limit_s)
             except subprocess.TimeoutExpired:
-                print(f"{case} ({path}) : arrêté après {options.limit_s:.0f} s", flush=True)
+                print(f"{case} ({path}) : arrêté après {options.limit_s:.0f} s", flush=True)
                 continue
             lines = done.stdout.strip().splitlines()
             if done.returncode or not lines:
                 tail = done.stderr.strip().splitlines()[-1:] or ["?"]
-                print(f"{case} ({path}) : échec du processus ({tail[0]})", flush=True)
+                print(f"{case} ({path}) : échec du processus ({tail[0]})", flush=True)
                 continue
             result = json.loads(lines[-1])
             outcome = result["outcome"]
             print(
-                f"{case} ({path}) : {result['bytes'] / 1024:.1f} Kio, {result['seconds']:.2f} s "
+                f"{case} ({path}) : {result['bytes'] / 1024:.1f} Kio, {result['seconds']:.2f} s "
                 f"(processeur {result['cpu']:.2f} s), "
-                f"pic {result['peak_mib']:.0f} Mio (avant la lecture : {result['before_mib']:.0f} Mio ; "
+                f"pic {result['peak_mib']:.0f} Mio (avant la lecture : {result['before_mib']:.0f} Mio ; "
                 f"{time.perf_counter() - start:.1f} s avec le démarrage) "
                 f"— {outcome[:160]}",
                 flush=True,

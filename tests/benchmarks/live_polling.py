@@ -212,19 +212,19 @@ def report(args, phones, saves, began, elapsed, cpu):
             if stamp in phone.seen:
                 delays.append(phone.seen[stamp] - committed)
     mode = "fragment complet à chaque appel (--full)" if args.full else "tampon (204 si inchangé)"
-    print(f"Mode : {mode} ; {args.phones} téléphones, un appel toutes les {args.interval} s ;")
-    print(f"gunicorn {args.workers} processus ; une donne toutes les {args.every} s ; {elapsed:.0f} s")
+    print(f"Mode : {mode} ; {args.phones} téléphones, un appel toutes les {args.interval} s ;")
+    print(f"gunicorn {args.workers} processus ; une donne toutes les {args.every} s ; {elapsed:.0f} s")
     rate = len(polls) / elapsed
-    print(f"- appels : {len(polls)} ({rate:.2f}/s) ; 204 : {len(unchanged)} ; 200 : {len(changed)}")
+    print(f"- appels : {len(polls)} ({rate:.2f}/s) ; 204 : {len(unchanged)} ; 200 : {len(changed)}")
     for label, values in (("inchangé (204)", unchanged), ("changé (200)", changed)):
         if values:
             median, p95 = statistics.median(values), percentile(values, 0.95)
-            print(f"- latence {label} : médiane {median:.1f} ms, p95 {p95:.1f} ms")
-    print(f"- CPU de gunicorn : {cpu:.2f} s en {elapsed:.0f} s, soit {100 * cpu / elapsed:.1f} % d'un cœur")
+            print(f"- latence {label} : médiane {median:.1f} ms, p95 {p95:.1f} ms")
+    print(f"- CPU de gunicorn : {cpu:.2f} s en {elapsed:.0f} s, soit {100 * cpu / elapsed:.1f} % d'un cœur")
     if delays:
         seen = f"{len(delays)}/{len(saves) * len(phones)}"
         print(
-            f"- de l'enregistrement à l'affichage ({seen} vus) : médiane {statistics.median(delays):.2f} s, "
+            f"- de l'enregistrement à l'affichage ({seen} vus) : médiane {statistics.median(delays):.2f} s, "
             f"p95 {percentile(delays, 0.95):.2f} s, max {max(delays):.2f} s"
         )
 
@@ -238,7 +238,7 @@ def main():
     parser.add_argument("--every", type=float, default=10.0, help="secondes entre deux donnes enregistrées")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--full", action="store_true", help="sans tampon : le fragment rendu à chaque appel")
+    parser.add_argument("--full", action="store_true", help="sans tampon : le fragment rendu à chaque appel")
     run(parser.parse_args())
 
 

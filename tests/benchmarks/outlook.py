@@ -138,7 +138,7 @@ def main():
     rules = Rules.of(load_default_rulebook())
     warm = linear.Linear()
     warm.solve([(warm.var(0, 1), 1)], True)  # HiGHS imported and made once, as a server has it
-    print(f"charge de la machine : {load()}")
+    print(f"charge de la machine : {load()}")
     for players, played, remaining in SIZES:
         for known, busy, calendar in (
             (False, False, "manches ouvertes"),
@@ -148,17 +148,17 @@ def main():
             season, coming = simulated(players, played, remaining, known=known, busy=busy)
             cpu, wall, programs, longest = timed(season, coming, rules, args.runs)
             print(
-                f"{players} joueurs, {remaining} manches restantes ({calendar}) : {cpu:.2f} s CPU "
+                f"{players} joueurs, {remaining} manches restantes ({calendar}) : {cpu:.2f} s CPU "
                 f"({wall:.2f} s horloge), {programs} programmes HiGHS, le plus long {longest * 1000:.0f} ms"
             )
-        print(f"  recherche exhaustive : 10^{exhaustive(players, remaining):.0f} issues")
+        print(f"  recherche exhaustive : 10^{exhaustive(players, remaining):.0f} issues")
     outcomes, seconds = brute_rate()
     rate = outcomes / seconds
-    print(f"force brute des tests : {outcomes} issues (6 joueurs, 2 manches de 4) en {seconds:.1f} s CPU")
+    print(f"force brute des tests : {outcomes} issues (6 joueurs, 2 manches de 4) en {seconds:.1f} s CPU")
     for players, _played, remaining in SIZES:
         years = 10 ** (exhaustive(players, remaining) - math.log10(rate)) / (3600 * 24 * 365)
-        print(f"  à ce rythme, {players} joueurs et {remaining} manches : 10^{math.log10(years):.0f} ans")
-    print(f"charge de la machine : {load()}")
+        print(f"  à ce rythme, {players} joueurs et {remaining} manches : 10^{math.log10(years):.0f} ans")
+    print(f"charge de la machine : {load()}")
 
 
 if __name__ == "__main__":

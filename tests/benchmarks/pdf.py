@@ -91,7 +91,7 @@ def build(players, rounds, seed):
                 status=Round.HOMOLOGATED,
                 report=report,
             )
-    print(f"saison construite : {rounds} manches, {players} joueurs, {time.perf_counter() - start:.1f} s")
+    print(f"saison construite : {rounds} manches, {players} joueurs, {time.perf_counter() - start:.1f} s")
     return season
 
 
@@ -151,7 +151,7 @@ def main():
         path = os.path.join(options.out, name)
         with open(path, "wb") as file:
             file.write(content)
-        print(f"écrit : {path}")
+        print(f"écrit : {path}")
     RENDERER._stop()
 
 

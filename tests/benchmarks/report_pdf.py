@@ -104,7 +104,7 @@ def report_case(client, round_, label, text):
     print(
         f"{label:<44} {length:>6} car.  {elapsed:6.2f} s  CPU {cpu:5.2f} s  "
         f"RSS max {resident:5.0f} Mio  adresses +{address:4.0f} Mio  "
-        f"{len(response.content) // 1024:4d} Kio  déjà produit : {statistics.median(hits) * 1000:5.1f} ms"
+        f"{len(response.content) // 1024:4d} Kio  déjà produit : {statistics.median(hits) * 1000:5.1f} ms"
     )
 
 
@@ -134,7 +134,7 @@ def main():
     round_ = Round.objects.select_related("season").get(pk=round_.pk)
     client = Client(HTTP_HOST="localhost")
     limits = f"{settings.PDF_RENDER_MEMORY_MB} Mio, {settings.PDF_RENDER_TIMEOUT:g} s"
-    print(f"limites du rendu : {limits} ; texte : {LIMIT} caractères au plus")
+    print(f"limites du rendu : {limits} ; texte : {LIMIT} caractères au plus")
     report_case(client, round_, "compte-rendu de la démonstration", None)
     for label, text in CASES:
         report_case(client, round_, label, text)

@@ -203,7 +203,7 @@ def measure_size(k, runs, profile, built=False):
         ("liste des saisons", "/saisons/"),
         ("page d'un joueur (toutes saisons)", f"/joueurs/{player.pk}/"),
         ("liste des manches", f"/saisons/{season.name}/manches/"),
-        ("coupe : qualifications", f"/saisons/{season.name}/coupe/qualifications/"),
+        ("coupe : qualifications", f"/saisons/{season.name}/coupe/qualifications/"),
     ]:
         record(label, get(anonymous, url))
     record(
@@ -305,7 +305,7 @@ def growth_table(all_results):
     first, last = all_results[0], all_results[-1]
     lines = [
         "| mesure | "
-        + " | ".join(f"{k}× médiane (min) ; requêtes" for k in sizes)
+        + " | ".join(f"{k}× médiane (min) ; requêtes" for k in sizes)
         + f" | {sizes[-1]}×/{sizes[0]}× |",
         "|---|" + "---|" * (len(sizes) + 1),
     ]
@@ -313,11 +313,11 @@ def growth_table(all_results):
         cells = []
         for result in all_results:
             other = result["rows"][index]
-            cells.append(f"{other['median_ms']:.0f} ms ({other['min_ms']:.0f}) ; {other['queries']}")
+            cells.append(f"{other['median_ms']:.0f} ms ({other['min_ms']:.0f}) ; {other['queries']}")
         end = last["rows"][index]
         ratio_t = end["median_ms"] / row["median_ms"] if row["median_ms"] else float("nan")
         ratio_q = end["queries"] / row["queries"] if row["queries"] else float("nan")
-        lines.append(f"| {row['what']} | " + " | ".join(cells) + f" | ×{ratio_t:.1f} ; ×{ratio_q:.1f} |")
+        lines.append(f"| {row['what']} | " + " | ".join(cells) + f" | ×{ratio_t:.1f} ; ×{ratio_q:.1f} |")
     if all(result["build_s"] for result in all_results):
         lines.append(
             "| construction (generate_federation) | "

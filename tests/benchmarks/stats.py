@@ -132,7 +132,7 @@ def main():
     client = Client(HTTP_HOST="localhost")
     resolve("/palmares/")  # every view imported before the first measure
     print(f"{Player.objects.count()} joueurs, {Season.objects.count()} saisons ({connection.vendor})")
-    print(f"charge de la machine : {load()}")
+    print(f"charge de la machine : {load()}")
     print(
         f"{'page (temps CPU, mur entre crochets)':<40} {'froid':>17} {'après écriture':>15}"
         f" {'réchauffé':>10} {'à sa table':>10} {'chaud (min/méd.)':>25} {'requêtes':>9}"
@@ -162,7 +162,7 @@ def main():
             f" {min(warm):6.1f} / {statistics.median(warm):5.1f} [{statistics.median(warm_wall):5.1f}] ms"
             f" {len(captured):9d}"
         )
-    print(f"charge de la machine : {load()}")
+    print(f"charge de la machine : {load()}")
 
 
 if __name__ == "__main__":

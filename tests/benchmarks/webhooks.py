@@ -152,16 +152,16 @@ def main():
             (f"3 webhooks, discussion qui ne répond pas ({args.hang:g} s)", hung),
         ):
             acts, deliveries = measure(night, args.runs, chat)
-            line = f"{name} : acte médian {statistics.median(acts):.1f} ms, le plus lent {max(acts):.1f} ms"
+            line = f"{name} : acte médian {statistics.median(acts):.1f} ms, le plus lent {max(acts):.1f} ms"
             if deliveries:
                 after = statistics.median(deliveries)
-                line += f" ; dernière annonce reçue {after:.0f} ms après la validation (médiane)"
+                line += f" ; dernière annonce reçue {after:.0f} ms après la validation (médiane)"
             print(line)
         held, mails = trickling(night, args.trickle_runs, slow)
         print(
-            "3 webhooks, discussion goutte à goutte (1 octet / 1,5 s), deux actes : envois terminés "
+            "3 webhooks, discussion goutte à goutte (1 octet / 1,5 s), deux actes : envois terminés "
             f"{statistics.median(held):.1f} s après la validation (médiane), "
-            f"le plus long {max(held):.1f} s ; "
+            f"le plus long {max(held):.1f} s ; "
             f"un courriel confié pendant ce temps part en {statistics.median(mails) * 1000:.1f} ms "
             f"(médiane), au plus {max(mails) * 1000:.1f} ms"
         )

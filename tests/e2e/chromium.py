@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
 
 requires_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
-    reason=f"Chromium introuvable ({CHROMIUM}) : installez-le (apt-get install chromium) "
+    reason=f"Chromium introuvable ({CHROMIUM}) : installez-le (apt-get install chromium) "
     "ou donnez son chemin dans CHROMIUM_PATH pour lancer le test de bout en bout.",
 )
 

@@ -43,7 +43,7 @@ def test_a_member_without_address_adds_and_confirms_his_own(browser, live_server
     field.fill("gaston@example.org")  # another account's
     page.get_by_role("button", name="Ajouter mon adresse").click()
     expect(
-        page.get_by_text("Adresse électronique : cette adresse est déjà celle d'un autre compte.")
+        page.get_by_text("Adresse électronique : cette adresse est déjà celle d'un autre compte.")
     ).to_be_visible()
     assert page.evaluate(SIDEWAYS) <= 0
     phone.look("1b-adresse-prise")
@@ -66,7 +66,7 @@ def test_a_member_without_address_adds_and_confirms_his_own(browser, live_server
     phone.look("4-confirmee")
 
     page.goto("/compte/")
-    expect(page.get_by_text("Votre adresse : karim@example.org")).to_be_visible()
+    expect(page.get_by_text("Votre adresse : karim@example.org")).to_be_visible()
     expect(page.get_by_text("Aucun rappel ne peut vous parvenir")).to_have_count(0)
     page.get_by_text("Changer d'adresse…").click()
     expect(page.get_by_role("button", name="Changer d'adresse", exact=True)).to_be_visible()

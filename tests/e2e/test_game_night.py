@@ -99,10 +99,20 @@ def log_in(page, username):
     page.get_by_label(re.compile("utilisateur", re.I)).fill(username)
     page.get_by_label("Mot de passe").fill(PASSWORD)
     page.get_by_role("button", name="Se connecter").click()
+    expect(page.get_by_role("button", name=f"Déconnexion ({username})", include_hidden=True)).to_be_attached()
+    show_menu(page)
     expect(page.get_by_role("button", name=f"Déconnexion ({username})")).to_be_visible()
 
 
+def show_menu(page):
+    """Opens the header's menu where it is a button (on a phone; a wide screen shows it)."""
+    summary = page.locator(".site-menu > summary")
+    if summary.is_visible() and page.locator(".site-menu[open]").count() == 0:
+        summary.click()
+
+
 def log_out(page, username):
+    show_menu(page)
     page.get_by_role("button", name=f"Déconnexion ({username})").click()
     expect(page.get_by_role("link", name="Connexion")).to_be_visible()
 
@@ -244,7 +254,7 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     form.get_by_label("Points du preneur", exact=True).fill("92")
     form.get_by_role("button", name="Enregistrer la donne").click()
     points_field = form.locator(".field").filter(has=page.get_by_label("Points du preneur"))
-    expect(points_field).to_contain_text("Donne 5, points :")
+    expect(points_field).to_contain_text("Donne 5, points :")
     expect(points_field).to_contain_text("entre 0 et 91")
     expect(form.get_by_label("Points du preneur", exact=True)).to_have_attribute("aria-invalid", "true")
     expect(form.get_by_role("alert").first).to_contain_text("Donne 5 non enregistrée")
@@ -279,7 +289,7 @@ def test_it_enters_a_game_night_from_a_phone_then_submits_and_homologates_it(
     row.get_by_role("link", name="saisir").click()
     expect_scoreboard(page, EXAMPLE_TOTALS)
     page.get_by_role("link", name="Homologuer", exact=True).click()
-    expect(page.get_by_role("heading", name="Homologuer cette manche ?")).to_be_visible()
+    expect(page.get_by_role("heading", name="Homologuer cette manche ?")).to_be_visible()
     page.get_by_role("button", name="Homologuer", exact=True).click()
     expect(page.get_by_text("Manche homologuée.")).to_be_visible()
     phone.look("7-homologuee")

@@ -42,7 +42,7 @@ def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(
     live_url = qr.get_by_role("link").get_attribute("href")
     alice.page.goto(live_url)
     live = alice.page.locator("#live")
-    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 5 : David donne\."))
+    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 5\s: David donne\."))
     alice.look("1-direct")
 
     # The secretary saves deal 5 (a passed deal, David dealing): Alice's page follows by itself.
@@ -50,7 +50,7 @@ def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(
     choose(form, "Donne", "Passe")
     form.get_by_role("button", name="Enregistrer la donne").click()
     expect(secretary_phone.page.get_by_text("Donne 5 enregistrée.")).to_be_visible()
-    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 6 : Émile donne\."))
+    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 6\s: Émile donne\."))
     expect(live.locator(".live-deal").first).to_contain_text(re.compile(r"^\s*5\."))
     alice.look("2-direct-apres-la-donne-5")
 
@@ -69,7 +69,7 @@ def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(
         "Bruno": "disputed",
     }
     # Alice's page shows Bruno's dispute by itself too; what he wrote, the board and he alone read.
-    expect(alice.page.locator("#table-signoffs")).to_contain_text("Bruno : contestée")
+    expect(alice.page.locator("#table-signoffs")).to_contain_text("Bruno : contestée")
     expect(alice.page.locator("#table-signoffs")).not_to_contain_text("La donne 3 était chutée")
     expect(bruno.page.locator("#table-signoffs")).to_contain_text("La donne 3 était chutée de 2")
     alice.look("3-direct-signatures")
@@ -80,7 +80,7 @@ def test_the_live_view_follows_a_save_and_the_table_signs_for_the_board(
     board.page.goto(f"/manches/{round_.pk}/homologuer/")
     signatures = board.page.locator("#signatures")
     expect(signatures).to_contain_text("1 joueur conteste la feuille.")
-    expect(signatures).to_contain_text("Alice : confirmée")
+    expect(signatures).to_contain_text("Alice : confirmée")
     expect(signatures).to_contain_text("La donne 3 était chutée de 2")
     expect(board.page.get_by_label("Réponse à la contestation")).to_be_visible()
     board.look("4-homologation")

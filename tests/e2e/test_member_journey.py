@@ -84,7 +84,7 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     counted = Counted(phone)
     counted.taps += 1  # the link tapped in his messages (or the QR code scanned)
     phone.page.goto(link)
-    expect(phone.page.get_by_text(re.compile("Bonjour Karim : ce téléphone vous reconnaît"))).to_be_visible()
+    expect(phone.page.get_by_text(re.compile("Bonjour Karim : ce téléphone vous reconnaît"))).to_be_visible()
     taps["ouvrir son lien"] = counted.taps
     phone.fits()
     phone.look("1-accueil")
@@ -114,7 +114,7 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     # One tap: « Je viens ». Five came before him: he is told he waits, first on the list.
     counted.reset()
     counted.tap(moi.get_by_role("button", name="Je viens"))
-    expect(phone.page.locator("#moi .moi-night")).to_contain_text("Votre réponse : « je viens »")
+    expect(phone.page.locator("#moi .moi-night")).to_contain_text("Votre réponse : « je viens »")
     taps["répondre à la soirée"] = counted.taps
     assert Rsvp.objects.get(night=night, player=karim).answer == Rsvp.YES
     phone.page.goto(night.get_absolute_url())
@@ -144,7 +144,7 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     form.locator("label").filter(has_text="Karim").click()
     form.get_by_label("Votre code").fill(davids_code)
     form.get_by_role("button", name="Je confirme la feuille").click()
-    expect(stranger.page.get_by_text(re.compile("Code : ce n'est pas le vôtre"))).to_be_visible()
+    expect(stranger.page.get_by_text(re.compile("Code : ce n'est pas le vôtre"))).to_be_visible()
     assert not Signoff.objects.filter(player=karim).exists()
     stranger.look("5-pas-pour-un-autre")
     # … nor can David, logged in on his own phone: he signs for himself only.
@@ -181,7 +181,7 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     # « Moi » after all this: the sheet is signed, the night answered.
     phone.page.goto("/")
     expect(phone.page.locator("#moi .moi-sheets")).to_have_count(0)
-    expect(phone.page.locator("#moi .moi-night")).to_contain_text("Votre réponse : « je viens »")
+    expect(phone.page.locator("#moi .moi-night")).to_contain_text("Votre réponse : « je viens »")
 
     for each in (phone, desk, stranger, david):
         assert each.violations == [], (each.name, each.violations)
@@ -189,4 +189,4 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
         each.close()
     assert all(count <= 3 for count in taps.values()), taps
     with capsys.disabled():
-        print("\ntouchers de Karim : " + " ; ".join(f"{step} {count}" for step, count in taps.items()))
+        print("\ntouchers de Karim : " + " ; ".join(f"{step} {count}" for step, count in taps.items()))

@@ -39,7 +39,7 @@ def stored(round_):
 def wait_for(condition, what, timeout=10.0):
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, f"toujours pas : {what}"
+        assert time.monotonic() < deadline, f"toujours pas : {what}"
         time.sleep(0.1)
 
 
@@ -94,10 +94,10 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
         expect(pending(page)).to_have_count(count)
         expect(pending(page).nth(count - 1)).to_contain_text(f"Donne {count} — en attente d’envoi")
         expect(page.get_by_role("status")).to_contain_text(
-            f"Pas de réseau : la donne {count} est gardée sur ce téléphone"
+            f"Pas de réseau : la donne {count} est gardée sur ce téléphone"
         )
-    expect(pending(page).nth(1)).to_contain_text("Donne : Passe · Donneur : Bruno")
-    banner = page.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
+    expect(pending(page).nth(1)).to_contain_text("Donne : Passe · Donneur : Bruno")
+    banner = page.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
     expect(banner).to_be_visible()
     expect(page.locator("#saisie h2")).to_have_text("Donne 4")  # the form is ready for the next one
     phone.look("1-trois-donnes-hors-ligne", showing=page.locator(".pending-deals"))
@@ -110,14 +110,14 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
     expect(pending(page).nth(1)).to_contain_text("Donne 2 — en cours de modification")
     passed_deal(page, "David")
     expect(pending(page).nth(1)).to_contain_text("Donne 2 — en attente d’envoi")
-    expect(pending(page).nth(1)).to_contain_text("Donneur : David")
+    expect(pending(page).nth(1)).to_contain_text("Donneur : David")
     expect(pending(page)).to_have_count(3)
     expect(page.locator("#saisie h2")).to_have_text("Donne 4")
 
     page.reload()  # still offline: the service worker's copy, and the deals kept on the phone
     expect(page.get_by_role("heading", name="Donnes gardées sur ce téléphone")).to_be_visible()
     expect(pending(page)).to_have_count(3)
-    expect(page.get_by_text("Hors ligne : les donnes enregistrées")).to_be_visible()
+    expect(page.get_by_text("Hors ligne : les donnes enregistrées")).to_be_visible()
     assert stored(empty_round) == []
 
     phone.context.set_offline(False)
@@ -144,7 +144,7 @@ def test_offline_the_notice_tops_the_form_and_the_dealers_turn_as_online(
     phone.context.set_offline(True)
 
     # At a phone's size, the notice is at the top of the form, not under « Enregistrer la donne ».
-    banner = form.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
+    banner = form.get_by_text("Hors ligne : les donnes enregistrées sont gardées sur ce téléphone")
     expect(banner).to_be_visible()
     heading = form.get_by_role("heading", name="Donne 1", exact=True).bounding_box()
     notice = banner.bounding_box()
@@ -161,7 +161,7 @@ def test_offline_the_notice_tops_the_form_and_the_dealers_turn_as_online(
         night.choose(form, "Donne", kind)
         form.get_by_role("button", name="Enregistrer la donne").click()
         expect(pending(page)).to_have_count(number)
-        expect(pending(page).nth(number - 1)).to_contain_text(f"Donneur : {dealer}")
+        expect(pending(page).nth(number - 1)).to_contain_text(f"Donneur : {dealer}")
     expect(night.dealer(form, "Chloé")).to_be_checked()
     page.reload()  # the page kept by the service worker: the rotation read from the kept deals
     expect(pending(page)).to_have_count(3)
@@ -189,7 +189,7 @@ def test_the_entry_page_reloaded_offline_is_the_workers_copy_under_the_productio
     response = page.reload()
     assert response is not None and response.status == 200 and response.from_service_worker
     expect(page.get_by_role("heading", name="Donne 1", exact=True)).to_be_visible()
-    expect(page.get_by_text("Hors ligne : les donnes enregistrées")).to_be_visible()  # its script ran
+    expect(page.get_by_text("Hors ligne : les donnes enregistrées")).to_be_visible()  # its script ran
     scripts = page.locator("script[src]").evaluate_all("(nodes) => nodes.map((node) => node.src)")
     assert any(re.search(r"/static/js/offline-entry\.[0-9a-f]{12}\.js$", src) for src in scripts), scripts
     felt = page.locator(".site-header").evaluate("(node) => getComputedStyle(node).backgroundColor")
@@ -218,7 +218,7 @@ def test_a_kept_deal_refused_after_an_earlier_deal_was_deleted_names_the_deletio
     refused = pending(page).first
     expect(refused).to_contain_text("Donne 4 — refusée")
     expect(refused).to_contain_text(
-        "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
+        "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
     )
     expect(page.get_by_role("status")).to_contain_text("Donne 4 refusée par le serveur")
     settled(phone)  # the page read again after the refusal: the list redrawn in its place
@@ -247,7 +247,7 @@ def test_a_deal_whose_answer_was_lost_is_stored_once(browser, live_server, secre
 
     page.route(re.compile(r"/manches/\d+/saisie/"), store_then_lose_the_answer)
     passed_deal(page, "Alice")
-    expect(page.get_by_role("status")).to_contain_text("Pas de réseau : la donne 1 est gardée sur ce")
+    expect(page.get_by_role("status")).to_contain_text("Pas de réseau : la donne 1 est gardée sur ce")
     expect(pending(page)).to_have_count(1)
     assert posts == [200] and stored(empty_round) == [(1, "Alice", "passed")]
     phone.look("1-reponse-perdue", showing=page.locator(".offline-entry"))
@@ -279,7 +279,7 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
     phone.context.set_offline(False)
     refused = pending(page).first
     expect(refused).to_contain_text("Donne 2 — refusée")  # the number it will have once sent again
-    expect(refused).to_contain_text("La manche a été modifiée pendant que vous la lisiez : donne 1 ajoutée")
+    expect(refused).to_contain_text("La manche a été modifiée pendant que vous la lisiez : donne 1 ajoutée")
     expect(page.get_by_role("status")).to_contain_text("Donne 2 refusée par le serveur")
     phone.look("1-donne-refusee")
     assert stored(empty_round) == [(1, "Émile", "passed")]
@@ -304,7 +304,7 @@ def test_a_deal_kept_while_the_round_changed_stays_on_the_phone_with_the_servers
     phone.context.set_offline(False)
     expect(pending(page).first).to_contain_text("La manche a été modifiée pendant que vous la lisiez")
     pending(page).first.get_by_role("button", name="Renvoyer").click()
-    expect(pending(page).first).to_contain_text("Cette manche est soumise pour homologation : la remettre")
+    expect(pending(page).first).to_contain_text("Cette manche est soumise pour homologation : la remettre")
     settled(phone)  # the page read again after the refusal: the list in its place before the tap
     delete = pending(page).first.get_by_role("button", name="Supprimer")
     delete.click()

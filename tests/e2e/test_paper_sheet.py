@@ -287,4 +287,4 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     laptop.close()
 
     with capsys.disabled():
-        print(f"\nmesures de saisie : {measured}")
+        print(f"\nmesures de saisie : {measured}")

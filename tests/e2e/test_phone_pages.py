@@ -156,12 +156,14 @@ class Walk:
         self.page.get_by_label(re.compile("utilisateur", re.I)).fill(username)
         self.page.get_by_label("Mot de passe").fill(DEMO_PASSWORD)
         self.page.get_by_role("button", name="Se connecter").click()
-        self.page.get_by_role("button", name=f"Déconnexion ({username})").wait_for()
+        self.page.get_by_role("button", name=f"Déconnexion ({username})", include_hidden=True).wait_for(
+            state="attached"
+        )
 
     def visit(self, url, status=200, axe=True):
         response = self.page.goto(url)
         if response.status != status:
-            self.problems.append(f"{self.name} {url} : statut {response.status}, attendu {status}")
+            self.problems.append(f"{self.name} {url} : statut {response.status}, attendu {status}")
         self.check(url, axe=axe)
 
     def check(self, url, axe=True, tables_may_scroll=False):
@@ -175,20 +177,20 @@ class Walk:
             for violation in found:
                 if violation["impact"] in ("serious", "critical"):
                     targets = [" ".join(node["target"]) for node in violation["nodes"]][:5]
-                    self.problems.append(f"{where} : axe {violation['id']} ({violation['impact']}) {targets}")
+                    self.problems.append(f"{where} : axe {violation['id']} ({violation['impact']}) {targets}")
         layout = self.page.evaluate(LAYOUT, tables_may_scroll)
         if layout["sideways"] > 0:
-            self.problems.append(f"{where} : la page défile de côté de {layout['sideways']} px")
+            self.problems.append(f"{where} : la page défile de côté de {layout['sideways']} px")
         if layout["beyond"]:
-            self.problems.append(f"{where} : au-delà du bord droit : {layout['beyond'][:6]}")
+            self.problems.append(f"{where} : au-delà du bord droit : {layout['beyond'][:6]}")
         if layout["scrolling"]:
-            self.problems.append(f"{where} : défile de côté : {layout['scrolling'][:6]}")
+            self.problems.append(f"{where} : défile de côté : {layout['scrolling'][:6]}")
         if self.width < 500:
             texts = self.page.evaluate(CHART_TEXT)
             small = [f"{t['text']} ({t['px']:.1f} px)" for t in texts if t["px"] < SMALLEST_CHART_TEXT]
             if small:
                 limit = SMALLEST_CHART_TEXT
-                self.problems.append(f"{where} : texte de graphique sous {limit} px : {small[:6]}")
+                self.problems.append(f"{where} : texte de graphique sous {limit} px : {small[:6]}")
             if not tables_may_scroll:  # with the text at 200 %, a table may scroll in its box
                 self.read_on_the_phone(where)
         self.screenshot(url, "-ouvert")
@@ -197,22 +199,22 @@ class Walk:
         """Figures within the screen's height, tables within their box, no word of a table broken."""
         found = self.page.evaluate(PHONE_READING)
         if found["tall"]:
-            self.problems.append(f"{where} : figure plus haute que l'écran : {found['tall'][:6]}")
+            self.problems.append(f"{where} : figure plus haute que l'écran : {found['tall'][:6]}")
         if found["wide"]:
-            self.problems.append(f"{where} : tableau plus large que sa boîte : {found['wide'][:6]}")
+            self.problems.append(f"{where} : tableau plus large que sa boîte : {found['wide'][:6]}")
         if found["broken"]:
-            self.problems.append(f"{where} : mot coupé sur deux lignes : {found['broken'][:6]}")
+            self.problems.append(f"{where} : mot coupé sur deux lignes : {found['broken'][:6]}")
 
     def round_depths(self, where, path):
         """A round's ranking within `RANKING_DEPTH` of the page's top, above its deals."""
         found = self.depths[path] = self.page.evaluate(DEPTHS)
         if found["ranking"] is None or found["ranking"] > RANKING_DEPTH:
             self.problems.append(
-                f"{where} : le classement de la manche commence à {found['ranking']} px, "
+                f"{where} : le classement de la manche commence à {found['ranking']} px, "
                 f"au-delà de {RANKING_DEPTH} px"
             )
         elif found["deals"] is not None and found["deals"] < found["ranking"]:
-            self.problems.append(f"{where} : le détail des donnes précède le classement")
+            self.problems.append(f"{where} : le détail des donnes précède le classement")
 
     def screenshot(self, url, suffix=""):
         folder = os.environ.get("E2E_SCREENSHOTS")
@@ -342,7 +344,7 @@ def preview_past_season(walk, season, axe):
     broken = "\n".join(rows[:3] + [row.replace(";", ";x", 3) for row in rows[3:6]]).encode()
     page = walk.page
     for name, data, heading in (
-        ("refus.csv", broken, "Tableau refusé : rien n'a été enregistré"),
+        ("refus.csv", broken, "Tableau refusé : rien n'a été enregistré"),
         ("saison.csv", good, "Aperçu de la saison importée"),
     ):
         page.goto("/saisons/importer/")

@@ -72,7 +72,7 @@ def test_the_board_hands_a_link_as_a_qr_code_and_the_phone_opens_it(browser, liv
     phone.page.goto(link)
     expect(
         phone.page.get_by_text(
-            "Bonjour Karim : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
+            "Bonjour Karim : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
             "d'accueil pour le retrouver."
         )
     ).to_be_visible()
@@ -101,7 +101,7 @@ def test_the_board_hands_a_link_as_a_qr_code_and_the_phone_opens_it(browser, liv
     bare.look("page")
     bare.page.get_by_label("Code de votre lien").fill(david)
     bare.page.get_by_role("button", name="Me reconnaître sur ce téléphone").click()
-    expect(bare.page.get_by_text(re.compile("Bonjour David : ce téléphone vous reconnaît"))).to_be_visible()
+    expect(bare.page.get_by_text(re.compile("Bonjour David : ce téléphone vous reconnaît"))).to_be_visible()
     assert not [url for url in bare.requests if david.partition("#")[2] in url]
 
     for each in (board, phone, bare):

@@ -120,7 +120,7 @@ def test_a_deal_kept_by_one_account_is_sent_only_in_its_session(
     others = pending(page)
     expect(others).to_have_count(1)
     expect(others.first).to_contain_text(f"Donne gardée par {secretary.user.username} sur ce téléphone")
-    expect(others.first).to_contain_text("Donneur : Alice")
+    expect(others.first).to_contain_text("Donneur : Alice")
     expect(others.first.get_by_role("button")).to_have_count(0)  # not his to send, correct or delete
     settled(phone)
     phone.look("1-donne-d-un-autre-compte", showing=page.locator(".pending-deals"))

@@ -58,7 +58,7 @@ def test_from_the_scan_to_the_signature(browser, live_server, season, secretary,
     taps.taps += 1  # the scan
     chloe.page.goto(table_link)
     live = chloe.page.locator("#live")
-    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 5 : David donne\."))
+    expect(live.locator(".next-dealer")).to_have_text(re.compile(r"Donne 5\s: David donne\."))
     chloe.look("3-direct-sans-compte")
     codes = desk.page.locator("#codes")
     codes.get_by_text("Chloé", exact=True).click()
@@ -90,6 +90,6 @@ def test_from_the_scan_to_the_signature(browser, live_server, season, secretary,
         phone.close()
     with capsys.disabled():
         print(
-            f"\ntouchers, du scan à la signature : membre identifié {identified} ; "
+            f"\ntouchers, du scan à la signature : membre identifié {identified} ; "
             f"par code {by_code[0]} et {by_code[1]} chiffres (plus 1 toucher du secrétaire)"
         )

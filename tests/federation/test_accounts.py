@@ -22,13 +22,18 @@ def logged_in_as(client):
     return match.group(1) if match else None
 
 
-def test_it_links_the_password_pages_from_the_navigation_and_the_login_page(client, member):
+def test_it_links_the_password_pages_from_the_account_and_the_login_page(client, member):
+    """« Mot de passe » belongs to the account (issue 35): « Mon compte » links its change, the
+    header's menu does not."""
     html = client.get(reverse("login")).content.decode()
     assert f'href="{reverse("password_reset")}"' in html
-    assert "Mot de passe oublié ?" in html
+    assert "Mot de passe oublié ?" in html
     client.force_login(member.user)
-    html = client.get(reverse("federation:home")).content.decode()
+    html = client.get(reverse("notifications:account")).content.decode()
     assert f'href="{reverse("password_change")}"' in html
+    header = client.get(reverse("federation:home")).content.decode().split("</header>")[0]
+    assert f'href="{reverse("notifications:account")}"' in header
+    assert f'href="{reverse("password_change")}"' not in header
 
 
 def test_it_asks_to_log_in_before_changing_a_password(client, db):

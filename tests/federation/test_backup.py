@@ -218,7 +218,7 @@ def test_it_refuses_a_postgresql_backup_on_a_sqlite_database(tmp_path):
     result = manage(f"sqlite:///{database}", "restore", str(dump), "--noinput", ok=False)
     assert result.returncode == 1
     assert (
-        "est une sauvegarde PostgreSQL, mais la base configurée est SQLite : rien n'est restauré"
+        "est une sauvegarde PostgreSQL, mais la base configurée est SQLite : rien n'est restauré"
         in result.stderr
     )
     assert not database.exists()
@@ -229,7 +229,7 @@ def test_it_refuses_a_sqlite_backup_on_a_postgresql_database(tmp_path):
     result = manage(UNREACHABLE_POSTGRES, "restore", str(backup), ok=False)
     assert result.returncode == 1
     assert (
-        "est une sauvegarde SQLite, mais la base configurée est PostgreSQL : rien n'est restauré"
+        "est une sauvegarde SQLite, mais la base configurée est PostgreSQL : rien n'est restauré"
         in result.stderr
     )
     assert "Tapez" not in result.stdout
@@ -344,7 +344,7 @@ def test_it_says_how_to_install_pg_dump_when_it_is_missing(tmp_path):
         UNREACHABLE_POSTGRES, "backup", str(tmp_path / "x.dump"), env={"PATH": str(tmp_path)}, ok=False
     )
     assert result.returncode == 1
-    assert "pg_dump introuvable : installez le client PostgreSQL" in result.stderr
+    assert "pg_dump introuvable : installez le client PostgreSQL" in result.stderr
 
 
 def test_it_asks_for_migrate_after_restoring_a_backup_older_than_the_code(tmp_path):
@@ -364,5 +364,5 @@ def test_it_restores_nothing_without_a_yes(tmp_path, answer):
     before = database.read_bytes()
     result = manage(f"sqlite:///{database}", "restore", str(backup), stdin=answer)
     assert "Tapez « oui » pour continuer" in result.stdout
-    assert "Restauration annulée : la base n'a pas changé." in result.stdout
+    assert "Restauration annulée : la base n'a pas changé." in result.stdout
     assert database.read_bytes() == before

@@ -222,7 +222,7 @@ ROUND_FORMS = {
     },
     "fr": {
         "labels": ['<label for="id_date">Date</label>', '<label for="id_place">Lieu</label>', "Totaux seuls"],
-        "error": "Donne 5, points : un nombre est attendu, par exemple 44,5",
+        "error": "Donne 5, points : un nombre est attendu, par exemple 44,5",
     },
 }
 

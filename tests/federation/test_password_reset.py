@@ -36,7 +36,7 @@ class HeldBackend(locmem.EmailBackend):
 
     def send_messages(self, messages):
         if not RELEASED.wait(timeout=5):
-            raise TimeoutError("serveur de courriel tenu : la page a attendu l'envoi")
+            raise TimeoutError("serveur de courriel tenu : la page a attendu l'envoi")
         return super().send_messages(messages)
 
 
@@ -159,7 +159,7 @@ def test_a_held_back_request_is_logged(client, caplog):
         ask(client, "membre@example.org")
     assert len(sent()) == 3
     assert (
-        "Lien de nouveau mot de passe non envoyé (limite par adresse atteinte) : "
+        "Lien de nouveau mot de passe non envoyé (limite par adresse atteinte) : "
         "adresse membre@example.org, client 203.0.113.7" in caplog.text
     )
 
@@ -206,7 +206,7 @@ def test_the_time_of_a_request_against_a_slow_mail_server(client, settings, benc
         times[what] = time.perf_counter() - start
     assert [message.to for message in sent()] == [["membre@example.org"]]
     benchmark(
-        "mot de passe oublié, serveur de courriel de 2,1 s : "
+        "mot de passe oublié, serveur de courriel de 2,1 s : "
         + ", ".join(f"{what} {seconds * 1000:.1f} ms" for what, seconds in times.items())
     )
 
@@ -231,4 +231,4 @@ def test_the_limits_come_from_the_environment():
 def test_a_window_of_no_time_is_refused():
     result = run_python({"RESET_WINDOW_MINUTES": "0"}, LIMITS)
     assert result.returncode != 0
-    assert "RESET_WINDOW_MINUTES : 0 est inférieur au minimum, 1." in result.stderr
+    assert "RESET_WINDOW_MINUTES : 0 est inférieur au minimum, 1." in result.stderr

@@ -106,5 +106,5 @@ def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path):
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "bornes.json, champ « place » : caractère de contrôle U+0000 interdit" in result.stderr
-    assert "champ « totals.Alice » : 3000000000 n'est pas entre -1000000 et 1000000" in result.stderr
+    assert "bornes.json, champ « place » : caractère de contrôle U+0000 interdit" in result.stderr
+    assert "champ « totals.Alice » : 3000000000 n'est pas entre -1000000 et 1000000" in result.stderr

@@ -65,7 +65,7 @@ def test_opening_the_link_logs_the_member_in_on_this_phone(karim):
     assert response.status_code == 302 and response["Location"] == reverse("federation:home")
     home = client.get(response["Location"]).content.decode()
     assert (
-        "Bonjour Karim : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
+        "Bonjour Karim : ce téléphone vous reconnaît désormais. Ajoutez le site à l'écran "
         "d'accueil pour le retrouver." in home.replace("&#x27;", "'")
     )
     assert "Connexion par mot de passe" not in home  # he has none
@@ -333,4 +333,4 @@ def test_the_settings_come_from_the_environment():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["4", "1800", "90"]
     refused = run_python({"LINK_SESSION_DAYS": "0"}, LIMITS)
-    assert refused.returncode != 0 and "LINK_SESSION_DAYS : 0 est inférieur au minimum, 1." in refused.stderr
+    assert refused.returncode != 0 and "LINK_SESSION_DAYS : 0 est inférieur au minimum, 1." in refused.stderr

@@ -59,7 +59,7 @@ def test_the_manifest_makes_the_site_installable(client, db):
     assert response["Content-Type"] == "application/manifest+json"
     manifest = response.json()
     assert manifest["short_name"] == "Tarot-Bière"
-    assert manifest["name"] == "Tarot-Bière : championnat de tarot"
+    assert manifest["name"] == "Tarot-Bière : championnat de tarot"
     assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")
     assert manifest["theme_color"] == "#1f5f3f"
     icons = {(icon["sizes"], icon["purpose"]): icon["src"] for icon in manifest["icons"]}

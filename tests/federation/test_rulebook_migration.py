@@ -12,9 +12,9 @@ migration = importlib.import_module("federation.migrations.0004_rulebook_round_l
 
 # The end of the [cup] section as the default rulebook shipped it before.
 RETIRED_LINES = (
-    "# Hypothèse de calcul des qualifications : maximum de points de championnat gagnés en une manche.\n"
+    "# Hypothèse de calcul des qualifications : maximum de points de championnat gagnés en une manche.\n"
     "max_round_points = 15\n"
-    "# Hypothèse de calcul des qualifications : minimum (le plus négatif) en une manche.\n"
+    "# Hypothèse de calcul des qualifications : minimum (le plus négatif) en une manche.\n"
     "min_round_points = -6\n"
 )
 

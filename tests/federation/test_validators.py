@@ -87,9 +87,9 @@ def test_a_spreadsheet_cell_is_escaped_only_when_it_is_text_starting_a_formula(c
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ('=HYPERLINK("http://x")', "Nom : ne doit pas commencer par « = » (formule de tableur)."),
-        ("Ali\u202ece", "Nom : caractère de direction du texte U+202E interdit."),
-        ("Ali\x00ce", "Nom : caractère de contrôle U+0000 interdit."),
+        ('=HYPERLINK("http://x")', "Nom : ne doit pas commencer par « = » (formule de tableur)."),
+        ("Ali\u202ece", "Nom : caractère de direction du texte U+202E interdit."),
+        ("Ali\x00ce", "Nom : caractère de contrôle U+0000 interdit."),
     ],
 )
 def test_the_player_model_refuses_a_bad_name(db, name, message):
@@ -102,7 +102,7 @@ def test_the_player_model_refuses_a_bad_nickname(db):
     with pytest.raises(ValidationError) as info:
         Player(name="Alice", nickname="-la reine").full_clean()
     assert info.value.message_dict["nickname"] == [
-        "Surnom : ne doit pas commencer par « - » (formule de tableur)."
+        "Surnom : ne doit pas commencer par « - » (formule de tableur)."
     ]
 
 
@@ -113,7 +113,7 @@ def test_the_administration_refuses_a_formula_name(client, db):
         reverse("admin:federation_player_add"), {"name": "=cmd|' /C calc'!A0", "nickname": "", "active": "on"}
     )
     assert response.status_code == 200
-    assert "Nom : ne doit pas commencer par « = » (formule de tableur)." in response.content.decode()
+    assert "Nom : ne doit pas commencer par « = » (formule de tableur)." in response.content.decode()
     assert not Player.objects.exists()
     response = client.post(reverse("admin:federation_player_add"), {"name": "Alice", "active": "on"})
     assert response.status_code == 302

@@ -56,7 +56,7 @@ def test_the_board_schedules_each_play_off_table_with_its_seeds(client, season, 
         datetime.date(2011, 5, 20),
         "Au Bar",
     )
-    assert night.notes == f"Joueurs convoqués : {', '.join(seeds_a)}."
+    assert night.notes == f"Joueurs convoqués : {', '.join(seeds_a)}."
     record = night.history.get()
     assert (record.history_user, record.history_change_reason) == (
         president.user,
@@ -93,7 +93,7 @@ def test_the_final_once_the_finalists_are_known(client, season, president):
     url = reverse("gamenights:cup_nights", args=[season.name])
     assert client.post(url, form_data("final", date="2011-06-24")).status_code == 302
     final = GameNight.objects.get(stage="final")
-    assert final.notes == f"Joueurs convoqués : {', '.join(names(1, 2, 3, 4, 5))}."
+    assert final.notes == f"Joueurs convoqués : {', '.join(names(1, 2, 3, 4, 5))}."
     detail = client.get(final.get_absolute_url()).content.decode()
     assert "Finalistes convoqués" in detail
 

@@ -93,7 +93,7 @@ def test_an_inactive_member_keeps_only_the_seasons_he_played(client, member, nig
 def test_his_answer_is_in_the_title(client, member, night, answer, title):
     services.answer(night, member, answer)
     event = feed(client, member)[uid(night)]
-    assert summary(event).startswith(title + " · Tarot-Bière : manche régulière — Chez Steph")
+    assert summary(event).startswith(title + " · Tarot-Bière : manche régulière — Chez Steph")
 
 
 def test_a_member_waiting_for_a_seat_reads_it_in_the_title(client, night):
@@ -116,7 +116,7 @@ def test_no_answer_is_awaited_once_answers_are_closed(client, member, night, clo
     past = old_night(closed_season)
     Rsvp.objects.create(night=past, player=member, answer=Rsvp.NO)
     past_unanswered = old_night(closed_season, 20)
-    assert summary(feed(client, member)[uid(past_unanswered)]).startswith("Tarot-Bière : ")
+    assert summary(feed(client, member)[uid(past_unanswered)]).startswith("Tarot-Bière : ")
 
 
 def alarms(event):
@@ -138,8 +138,8 @@ def test_two_alarms_the_evening_before_and_two_hours_before(client, member, nigh
     assert set(found) == {eve.astimezone(datetime.UTC), -datetime.timedelta(hours=2)}
     assert {action for action, _description in found.values()} == {"DISPLAY"}
     descriptions = [description for _action, description in found.values()]
-    assert any(d.startswith("Demain à 20h30 : ✔ Je viens · Tarot-Bière") for d in descriptions)
-    assert any(d.startswith("Dans deux heures, à 20h30 : ✔ Je viens · Tarot-Bière") for d in descriptions)
+    assert any(d.startswith("Demain à 20h30 : ✔ Je viens · Tarot-Bière") for d in descriptions)
+    assert any(d.startswith("Dans deux heures, à 20h30 : ✔ Je viens · Tarot-Bière") for d in descriptions)
 
 
 def test_the_evening_alarm_follows_its_constant(client, member, night, monkeypatch):

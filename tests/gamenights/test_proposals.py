@@ -26,7 +26,7 @@ def comers(night, board):
 def test_the_entry_link_fills_in_the_new_round_page(client, night, comers, board):
     client.force_login(board.user)
     page = client.get(night.get_absolute_url()).content.decode()
-    assert "Saisir cette table" in page and "Sans place à une table de 4 ou 5 :" in page  # 6 come: 5 seated
+    assert "Saisir cette table" in page and "Sans place à une table de 4 ou 5 :" in page  # 6 come: 5 seated
     answers = schedule.answers(night)
     url = proposals.entry_url(night, proposals.comers(answers)[:5])
     form = client.get(url).context["form"]

@@ -11,7 +11,7 @@ from federation.models import Player
 from .conftest import with_account
 
 SAVED = "Vos choix de rappels sont enregistrés."
-SAVED_FOR_LATER = "Vos choix sont enregistrés ; ils prendront effet quand votre adresse sera confirmée."
+SAVED_FOR_LATER = "Vos choix sont enregistrés ; ils prendront effet quand votre adresse sera confirmée."
 
 
 def without_address(name="Karim"):

@@ -221,7 +221,7 @@ def test_only_the_last_link_asked_works(logged, karim):
 def test_an_address_of_another_account_is_refused_naming_the_field(logged, karim, members):
     response = ask(logged, "Chloe@Example.org")
     assert response.status_code == 400
-    assert "Adresse électronique : cette adresse est déjà celle d'un autre compte." in text(response)
+    assert "Adresse électronique : cette adresse est déjà celle d'un autre compte." in text(response)
     assert sent() == []
     assert not EmailChange.objects.exists()
 
@@ -244,7 +244,7 @@ def test_a_malformed_or_same_address_is_refused(logged, karim, members):
     client.force_login(members["Bruno"].user)
     response = ask(client, "BRUNO@example.org")
     assert response.status_code == 400
-    assert "Adresse électronique : c'est déjà l'adresse de votre compte." in text(response)
+    assert "Adresse électronique : c'est déjà l'adresse de votre compte." in text(response)
     assert sent() == []
 
 
@@ -260,7 +260,7 @@ def test_the_requests_of_one_account_are_limited(logged, karim, settings):
         assert ask(logged, f"k{index}@example.org", client_address=f"192.0.2.{index}").status_code == 302
     refused = ask(logged, "k3@example.org", client_address="192.0.2.9")
     assert refused.status_code == 429
-    assert "Adresse électronique : trop de demandes" in refused.content.decode()
+    assert "Adresse électronique : trop de demandes" in refused.content.decode()
     assert sorted(message.to[0] for message in sent()) == [f"k{index}@example.org" for index in range(3)]
     assert EmailChange.objects.count() == 3
 

@@ -23,13 +23,13 @@ def run(today, *options):
 
 def test_a_dry_run_lists_who_what_why_and_sends_and_records_nothing(night, members, mailoutbox):
     output = run(NIGHT_DATE - 3 * DAY, "--dry-run")
-    assert "à envoyer : soirée sans réponse → Chloé <chloe@example.org> : soirée du 10/12/2010" in output
-    assert "5 rappel(s) à envoyer le 07/12/2010, 0 déjà envoyé(s) (essai : rien d'envoyé)." in output
+    assert "à envoyer : soirée sans réponse → Chloé <chloe@example.org> : soirée du 10/12/2010" in output
+    assert "5 rappel(s) à envoyer le 07/12/2010, 0 déjà envoyé(s) (essai : rien d'envoyé)." in output
     assert mailoutbox == []
     assert not SentReminder.objects.exists()
     run(NIGHT_DATE - 3 * DAY)
     again = run(NIGHT_DATE - 3 * DAY, "--dry-run")  # what is sent is no longer listed
-    assert "à envoyer :" not in again
+    assert "à envoyer :" not in again
     assert "0 rappel(s) à envoyer le 07/12/2010, 5 déjà envoyé(s)" in again
     assert len(mailoutbox) == 5
 
@@ -39,7 +39,7 @@ def test_a_run_sends_each_reminder_once_and_a_second_run_nothing(night, homologa
     output = run(today)
     assert "1 rappel(s) envoyé(s), 0 déjà envoyé(s)." in output
     assert [m.to for m in mailoutbox] == [["bruno@example.org"]]
-    assert mailoutbox[0].subject == "Tarot-Bière : votre compte-rendu est attendu le vendredi 26 novembre"
+    assert mailoutbox[0].subject == "Tarot-Bière : votre compte-rendu est attendu le vendredi 26 novembre"
     assert "Il est attendu au plus tard le vendredi 26 novembre 2010" in mailoutbox[0].body
     assert f"/manches/{homologated.pk}/compte-rendu/modifier/" in mailoutbox[0].body
     assert run(today).endswith("0 rappel(s) envoyé(s), 1 déjà envoyé(s).\n")
@@ -58,7 +58,7 @@ def test_a_run_sends_each_reminder_once_and_a_second_run_nothing(night, homologa
 def test_the_night_mail_carries_the_signed_answer_links_and_one_click_unsubscribe(night, members, mailoutbox):
     run(NIGHT_DATE - 3 * DAY)
     message = next(m for m in mailoutbox if m.to == ["chloe@example.org"])
-    assert message.subject == "Tarot-Bière : venez-vous le vendredi 10 décembre ?"
+    assert message.subject == "Tarot-Bière : venez-vous le vendredi 10 décembre ?"
     assert "Bonjour Chloé," in message.body
     assert f"http://localhost:8000/soirees/{night.pk}/reponse/" in message.body
     assert "?reponse=yes" in message.body and "?reponse=no" in message.body
@@ -112,5 +112,5 @@ def test_a_mail_that_cannot_leave_is_tried_again_next_run(homologated, members, 
 
 
 def test_a_wrong_date_is_refused_in_french(db):
-    with pytest.raises(CommandError, match="--today : « 2010-13-01 » n'est pas une date AAAA-MM-JJ."):
+    with pytest.raises(CommandError, match="--today : « 2010-13-01 » n'est pas une date AAAA-MM-JJ."):
         call_command("send_reminders", "--today", "2010-13-01")

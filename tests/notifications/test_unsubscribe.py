@@ -32,7 +32,7 @@ def test_a_get_shows_a_button_and_changes_nothing(client, members):
     html = response.content.decode()
     assert response.status_code == 200
     assert "ne recevrez plus" not in html
-    assert "Chloé, voulez-vous ne plus recevoir le rappel « compte-rendu en retard » ?" in html
+    assert "Chloé, voulez-vous ne plus recevoir le rappel « compte-rendu en retard » ?" in html
     assert re.search(r'<form method="post">.*<button type="submit">Ne plus recevoir ce rappel</button>', html)
     assert not ReminderPreference.objects.exists()
     assert preference(members["Chloé"]).report_late is True

@@ -48,7 +48,7 @@ def test_it_gives_the_record_trophy(totals, expected):
 
 def test_it_explains_the_record_and_says_when_nobody_earns_it():
     assert award("record", [stats("Alice", best_total=630)]).explanation == (
-        "Plus haut total d'une manche de la saison : 630"
+        "Plus haut total d'une manche de la saison : 630"
     )
     assert award("record", []) == Award("record", "Trophée du record", (), None, Reason("nobody"))
 
@@ -102,7 +102,7 @@ def test_it_explains_the_best_taker_tie_broken_by_success_rate():
     players = [stats("Alice", takes=20, made=12), stats("Bruno", takes=15, made=12)]
 
     assert award("best_taker", players).explanation == (
-        "12 contrats réussis sur 15 prises (80\u00a0%), minimum 10 prises ; "
+        "12 contrats réussis sur 15 prises (80\u00a0%), minimum 10 prises ; "
         "égalité de contrats réussis départagée au taux de réussite"
     )
     assert award("best_taker", []).explanation == "Non attribué (minimum 10 prises)"

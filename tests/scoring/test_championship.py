@@ -147,7 +147,7 @@ def test_it_explains_the_big_win():
     items = round_line_items(RoundFacts(seated(250, 0, -50, -100, -100)), RULEBOOK)
 
     (big_win,) = [item for item in items if item.code == "big_win"]
-    assert big_win.label == "Large victoire : 250 contre 0 (écart 250 ≥ 250)"
+    assert big_win.label == "Large victoire : 250 contre 0 (écart 250 ≥ 250)"
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_it_explains_the_close_loss():
     items = round_line_items(RoundFacts(seated(300, 0, 0, 0, -100)), RULEBOOK)
 
     (close_loss,) = [item for item in items if item.code == "close_loss"]
-    assert close_loss.label == "Défaite honorable : −100 contre 0 (écart 100 ≤ 100)"
+    assert close_loss.label == "Défaite honorable : −100 contre 0 (écart 100 ≤ 100)"
 
 
 ZERO_ROUND = seated(100, 50, 0, -50, -100)
@@ -300,7 +300,7 @@ def test_it_explains_the_late_report_malus():
         "Bruno",
         "late_report",
         -2,
-        "Compte-rendu en retard : 2 semaines entamées après l'échéance (−1 par semaine)",
+        "Compte-rendu en retard : 2 semaines entamées après l'échéance (−1 par semaine)",
     )
 
 

@@ -53,8 +53,8 @@ def test_it_leaves_out_the_players_below_the_ten_seeds():
     assert plan.seeds == names(*range(1, 11))
     assert plan.tables == {"A": names(1, 4, 5, 8, 9), "B": names(2, 3, 6, 7, 10)}
     assert french_pairs(plan.exclusions) == [
-        ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
-        ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
+        ("S11", "11e du classement final : hors des 10 qualifiés pour les play-offs"),
+        ("S12", "12e du classement final : hors des 10 qualifiés pour les play-offs"),
     ]
 
 
@@ -76,8 +76,8 @@ def test_it_explains_a_direct_final_exclusion():
 
     assert french_pairs(plan.exclusions)[0] == (
         "S06",
-        "6e du classement final : hors des 5 qualifiés pour la finale directe "
-        "(moins de 10 classés : pas de play-offs)",
+        "6e du classement final : hors des 5 qualifiés pour la finale directe "
+        "(moins de 10 classés : pas de play-offs)",
     )
 
 
@@ -90,7 +90,7 @@ def test_it_holds_no_cup_below_four_ranked_players(count):
     if count == 3:
         assert french_pairs(plan.exclusions)[0] == (
             "S01",
-            "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
+            "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4",
         )
 
 
@@ -101,7 +101,7 @@ def test_it_lists_unranked_players_among_the_exclusions():
 
     assert "Zoé" not in plan.seeds
     assert french_pairs(plan.exclusions) == [
-        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
+        ("Zoé", "hors classement : moins de 3 manches (2 manches jouées)")
     ]
 
 
@@ -115,7 +115,7 @@ def test_it_breaks_a_tie_at_the_seeding_cut_as_the_ranking_does():
     assert french_pairs(plan.exclusions) == [
         (
             "Yves",
-            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
+            "10e ex æquo du classement final avec Xavier, l'ordre alphabétique les départage : "
             "hors des 10 qualifiés pour les play-offs",
         )
     ]
@@ -148,14 +148,14 @@ def test_it_qualifies_the_docstring_example():
     assert result.complete
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert {player: french(reason) for player, reason in result.reasons.items()} == {
-        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
-        "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
+        "S06": "3e de la table B (total 40) : derrière S05, 3e de la table A (total 50)",
+        "S07": "4e de la table B (total −140) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
+        "S08": "4e de la table A (total −100) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S09": "5e de la table A (total −200) : seuls les 2 premiers de chaque table et le "
+        "S09": "5e de la table A (total −200) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
-        "S10": "5e de la table B (total −300) : seuls les 2 premiers de chaque table et le "
+        "S10": "5e de la table B (total −300) : seuls les 2 premiers de chaque table et le "
         "meilleur 3e vont en finale",
     }
 
@@ -171,11 +171,11 @@ def test_it_breaks_a_tie_at_the_table_cut_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 6)
     assert french(result.reasons["S05"]) == (
-        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
+        "3e de la table A (total 60) : derrière S06, 3e de la table B (total 70)"
     )
     assert french(result.reasons["S08"]) == (
         "4e de la table A (total 60, à égalité avec S05, égalité départagée par la tête de "
-        "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
+        "série (5 contre 8)) : seuls les 2 premiers de chaque table et le meilleur 3e vont "
         "en finale"
     )
 
@@ -186,7 +186,7 @@ def test_it_breaks_a_tie_between_thirds_by_the_better_seed():
 
     assert result.finalists == names(1, 2, 3, 4, 5)
     assert french(result.reasons["S06"]) == (
-        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, égalité "
         "départagée par la tête de série (5 contre 6))"
     )
 

@@ -348,7 +348,7 @@ def test_it_refuses_an_invalid_deal_naming_the_field(players, deal, field, messa
     assert caught.value.field == field
     assert message in caught.value.message
     assert caught.value.deal_number == 3
-    assert str(caught.value).startswith(f"donne 3, champ « {field} » : ")
+    assert str(caught.value).startswith(f"donne 3, champ « {field} » : ")
 
 
 def test_it_refuses_a_misere_when_the_season_has_none():
@@ -360,7 +360,7 @@ def test_it_refuses_a_misere_when_the_season_has_none():
 
 def test_it_formats_an_error_without_a_deal_number():
     error = ScoringError("points", "les points doivent être un multiple de 0,5 entre 0 et 91")
-    assert str(error) == ("champ « points » : les points doivent être un multiple de 0,5 entre 0 et 91")
+    assert str(error) == ("champ « points » : les points doivent être un multiple de 0,5 entre 0 et 91")
     assert isinstance(error, ValueError)
     assert str(error.in_deal(2)).startswith("donne 2, champ « points »")
 

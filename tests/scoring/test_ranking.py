@@ -137,7 +137,7 @@ def test_it_exposes_the_standing():
 
 
 def test_it_refuses_a_player_listed_twice():
-    with pytest.raises(ValueError, match="deux fois dans le classement : Alice"):
+    with pytest.raises(ValueError, match="deux fois dans le classement : Alice"):
         final_ranking([season("Alice"), season("Alice", points=3)], RULEBOOK)
 
 

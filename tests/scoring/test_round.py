@@ -162,7 +162,7 @@ def test_it_names_the_deal_of_an_error():
     with pytest.raises(ScoringError) as caught:
         score_round(FIVE, deals, DEFAULT)
     assert (caught.value.deal_number, caught.value.field) == (2, "taker")
-    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas à cette table"
+    assert str(caught.value) == "donne 2, champ « taker » : Zoé n'est pas à cette table"
 
 
 def test_it_refuses_a_table_of_three():
@@ -177,9 +177,9 @@ def test_it_refuses_a_table_of_three():
     [
         ([ALICE, BRUNO, CHLOE, DAVID, EMILE, ALICE], ()),
         ([CHLOE, DAVID, EMILE, ALICE], ()),
-        ([ALICE, BRUNO, CHLOE, EMILE], ("donne 4 : donneur attendu David, inscrit Émile",)),
-        ([ALICE, CHLOE, DAVID], ("donne 2 : donneur attendu Bruno, inscrit Chloé",)),
-        ([ALICE, ALICE], ("donne 2 : donneur attendu Bruno, inscrit Alice",)),
+        ([ALICE, BRUNO, CHLOE, EMILE], ("donne 4 : donneur attendu David, inscrit Émile",)),
+        ([ALICE, CHLOE, DAVID], ("donne 2 : donneur attendu Bruno, inscrit Chloé",)),
+        ([ALICE, ALICE], ("donne 2 : donneur attendu Bruno, inscrit Alice",)),
     ],
 )
 def test_it_checks_the_dealers_rotation(dealers, warnings):
@@ -192,7 +192,7 @@ def test_it_lets_the_misdealer_deal_again():
     deals = [DealInput(dealer=CHLOE, kind="misdeal"), DealInput(dealer=CHLOE, kind="passed")]
     assert check_rotation(FIVE, deals) == ()
     moved_on = [DealInput(dealer=CHLOE, kind="misdeal"), DealInput(dealer=DAVID, kind="passed")]
-    assert check_rotation(FIVE, moved_on) == ("donne 2 : donneur attendu Chloé, inscrit David",)
+    assert check_rotation(FIVE, moved_on) == ("donne 2 : donneur attendu Chloé, inscrit David",)
 
 
 def test_it_keeps_a_totals_only_round():

@@ -160,7 +160,7 @@ def test_it_is_frozen(rulebook):
 
 def test_it_formats_the_error_with_the_field_first():
     error = RulebookError("deal.multipliers.garde", "doit être un entier positif")
-    assert str(error) == "deal.multipliers.garde : doit être un entier positif"
+    assert str(error) == "deal.multipliers.garde : doit être un entier positif"
     assert isinstance(error, ValueError)
 
 
@@ -235,10 +235,10 @@ def test_it_formats_the_error_with_the_field_first():
          "doit être au moins 25"),
         ("[championship]\nround_points_floor = 5", "championship.round_points_floor", "négatif ou nul"),
         ("[cup]\nmax_round_points = 15", "cup.max_round_points",
-         "paramètre supprimé : le plafond d'une manche se règle désormais dans "
+         "paramètre supprimé : le plafond d'une manche se règle désormais dans "
          "championship.round_points_cap"),
         ("[cup]\nmin_round_points = -6", "cup.min_round_points",
-         "paramètre supprimé : le plancher d'une manche se règle désormais dans "
+         "paramètre supprimé : le plancher d'une manche se règle désormais dans "
          "championship.round_points_floor"),
         ("[cup]\nplayoff_tables = []", "cup.playoff_tables", "au moins une table"),
         ('[cup]\nplayoff_tables = ["A", "A"]', "cup.playoff_tables", "apparaît deux fois"),
@@ -250,7 +250,7 @@ def test_it_refuses_a_malformed_rulebook(toml, field, message):
         load_rulebook(toml)
     assert caught.value.field == field
     assert message in caught.value.message
-    assert str(caught.value).startswith(f"{field} : ")
+    assert str(caught.value).startswith(f"{field} : ")
 
 
 def test_it_refuses_a_bad_value_even_when_built_in_python():

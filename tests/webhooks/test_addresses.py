@@ -141,18 +141,18 @@ def url_errors(response):
 )
 def test_the_form_refuses_an_address_inside(board, production_addresses, url):
     [error] = url_errors(save(board, url))
-    assert error.startswith("Adresse du webhook refusée :")
+    assert error.startswith("Adresse du webhook refusée :")
     assert "n'est pas une adresse publique" in error
     assert not Webhook.objects.exists()
 
 
 def test_the_form_refuses_another_scheme_and_another_port(board, production_addresses):
     [error] = url_errors(save(board, "ftp://8.8.8.8/hook"))
-    assert error == "Adresse du webhook refusée : seules les adresses http:// et https:// sont permises."
+    assert error == "Adresse du webhook refusée : seules les adresses http:// et https:// sont permises."
     [error] = url_errors(save(board, "https://8.8.8.8:8443/hook"))
     assert error == (
-        "Adresse du webhook refusée : le port 8443 n'est pas permis "
-        "(ports permis : 443, 80 ; réglage WEBHOOK_ALLOWED_PORTS)."
+        "Adresse du webhook refusée : le port 8443 n'est pas permis "
+        "(ports permis : 443, 80 ; réglage WEBHOOK_ALLOWED_PORTS)."
     )
     assert not Webhook.objects.exists()
 
@@ -173,7 +173,7 @@ def test_the_form_refuses_a_name_that_leads_inside_or_nowhere_alike(board, produ
         url_errors(save(board, f"https://{name}/hook")) for name in ("mixte.example", "interne.example")
     ]
     nowhere = url_errors(save(board, "https://introuvable.example/hook"))
-    expected = "Adresse du webhook refusée : « {} » est introuvable ou n'est pas une adresse publique."
+    expected = "Adresse du webhook refusée : « {} » est introuvable ou n'est pas une adresse publique."
     assert [errors[0], errors[1], nowhere] == [
         [expected.format("mixte.example")],
         [expected.format("interne.example")],
@@ -206,14 +206,14 @@ def test_production_posts_nothing_to_the_tests_chat(chat, night, production_addr
     assert delivery.wait(10)
     row = Delivery.objects.get()
     assert row.last_error == (
-        f"adresse refusée : le port {chat.port} n'est pas permis "
-        "(ports permis : 443, 80 ; réglage WEBHOOK_ALLOWED_PORTS)"
+        f"adresse refusée : le port {chat.port} n'est pas permis "
+        "(ports permis : 443, 80 ; réglage WEBHOOK_ALLOWED_PORTS)"
     )
     settings.WEBHOOK_ALLOWED_PORTS = None
     Delivery.objects.update(next_attempt_at=row.created_at)
     assert delivery.deliver_all(delivery.due()) == ["pending"]
     row.refresh_from_db()
-    assert row.last_error == "adresse refusée : 127.0.0.1 n'est pas une adresse publique"
+    assert row.last_error == "adresse refusée : 127.0.0.1 n'est pas une adresse publique"
     assert (chat.connections, chat.posts) == (0, [])
 
 
@@ -228,7 +228,7 @@ def test_a_refused_address_tells_nothing_of_what_listens_there(chat, night, prod
     nights.cancel_night(night, reason="salle prise")
     assert delivery.wait(10)
     errors = set(Delivery.objects.values_list("last_error", flat=True))
-    assert errors == {"adresse refusée : 127.0.0.1 n'est pas une adresse publique"}
+    assert errors == {"adresse refusée : 127.0.0.1 n'est pas une adresse publique"}
     assert chat.connections == 0
 
 
@@ -244,7 +244,7 @@ def test_a_name_that_turns_inside_after_the_form_is_refused_when_posted(
     nights.cancel_night(night, reason="salle prise")
     assert delivery.wait(10)
     assert Delivery.objects.get().last_error == (
-        "adresse refusée : « chat.example » est introuvable ou n'est pas une adresse publique"
+        "adresse refusée : « chat.example » est introuvable ou n'est pas une adresse publique"
     )
     assert chat.connections == 0
 
@@ -271,14 +271,14 @@ def test_the_name_is_resolved_once_and_its_address_connected_to(chat, night, dns
 )
 def test_loopback_written_otherwise_is_refused_when_posted(host, production_addresses):
     assert posting.post(f"http://{host}/hook", {}) == (
-        f"adresse refusée : « {host} » est introuvable ou n'est pas une adresse publique"
+        f"adresse refusée : « {host} » est introuvable ou n'est pas une adresse publique"
     )
 
 
 def test_only_http_addresses_are_posted_to(tmp_path):
     target = tmp_path / "cible.txt"
     target.write_text("rien")
-    refused = "adresse refusée : seules les adresses http:// et https:// sont permises"
+    refused = "adresse refusée : seules les adresses http:// et https:// sont permises"
     assert posting.post(target.as_uri(), {"text": "x"}) == refused
     assert posting.post("ftp://127.0.0.1/x", {}) == refused
 

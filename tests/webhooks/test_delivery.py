@@ -35,8 +35,8 @@ def test_each_format_gets_its_body_after_the_commit(chat, season, president, set
     assert sorted(bodies) == ["/discord", "/json", "/matrix", "/slack"]
     page = f"https://tarot.example/manches/{round_.pk}/"
     winner = round_.seats.order_by("rank", "position").first()
-    title = "Homologuée : la manche 1 de la saison 2010-2011 (jouée le 19/11/2010, Chez Steph)"
-    first = f"🥇 {winner.player.name} : +{winner.total}"
+    title = "Homologuée : la manche 1 de la saison 2010-2011 (jouée le 19/11/2010, Chez Steph)"
+    first = f"🥇 {winner.player.name} : +{winner.total}"
     assert bodies["/discord"]["content"] == title
     [embed] = bodies["/discord"]["embeds"]
     assert embed["url"] == page and embed["description"].startswith(first)

@@ -11,8 +11,8 @@ from webhooks.announcements import Announcement, Text, Typed
 TRICKY = Announcement(
     "night_moved",
     "night:1:2",
-    Text("Soirée déplacée : chez ", Typed("<Tom & Léa>")),
-    [Text("Motif : ", Typed("3 > 2"))],
+    Text("Soirée déplacée : chez ", Typed("<Tom & Léa>")),
+    [Text("Motif : ", Typed("3 > 2"))],
     "https://tarot.example/soirees/1/",
     {"place": "chez <Tom & Léa>"},
 )
@@ -21,17 +21,17 @@ TRICKY = Announcement(
 def test_slack_escapes_its_mrkdwn():
     body = formats.body("slack", TRICKY)
     assert body["blocks"][0]["text"]["text"] == (
-        "<https://tarot.example/soirees/1/|Soirée déplacée : chez &lt;Tom &amp; Léa&gt;>\nMotif : 3 &gt; 2"
+        "<https://tarot.example/soirees/1/|Soirée déplacée : chez &lt;Tom &amp; Léa&gt;>\nMotif : 3 &gt; 2"
     )
     # the fallback too: Slack reads it as mrkdwn (a `<!channel>` there would ping the channel)
-    assert body["text"].startswith("Soirée déplacée : chez &lt;Tom &amp; Léa&gt;\nMotif : 3 &gt; 2")
+    assert body["text"].startswith("Soirée déplacée : chez &lt;Tom &amp; Léa&gt;\nMotif : 3 &gt; 2")
 
 
 def test_matrix_escapes_its_html():
     html = formats.body("matrix", TRICKY)["html"]
     assert html == (
-        '<p><a href="https://tarot.example/soirees/1/">Soirée déplacée : chez &lt;Tom &amp; Léa&gt;</a></p>'
-        "<ul><li>Motif : 3 &gt; 2</li></ul>"
+        '<p><a href="https://tarot.example/soirees/1/">Soirée déplacée : chez &lt;Tom &amp; Léa&gt;</a></p>'
+        "<ul><li>Motif : 3 &gt; 2</li></ul>"
     )
 
 
@@ -39,7 +39,7 @@ def test_plain_json_keeps_the_data_as_is():
     body = formats.body("json", TRICKY)
     assert body == {
         "event": "night_moved",
-        "text": "Soirée déplacée : chez <Tom & Léa>\nMotif : 3 > 2\nhttps://tarot.example/soirees/1/",
+        "text": "Soirée déplacée : chez <Tom & Léa>\nMotif : 3 > 2\nhttps://tarot.example/soirees/1/",
         "url": "https://tarot.example/soirees/1/",
         "data": {"place": "chez <Tom & Léa>"},
     }
@@ -74,14 +74,14 @@ def test_discord_mentions_nobody_and_escapes_its_markdown(typed):
     body = formats.body("discord", moved)
     assert body["allowed_mentions"] == {"parse": []}
     assert body["content"] == (
-        "Soirée déplacée : désormais le 19/11/2010 à 20:30, "
+        "Soirée déplacée : désormais le 19/11/2010 à 20:30, "
         r"Le Bar \@everyone \[gagnez ici\]\(https://phish.example\)"
     )
     assert body["embeds"][0]["title"] == body["content"]
     body = formats.body("discord", cancelled)
     assert body["allowed_mentions"] == {"parse": []}
     assert body["embeds"][0]["description"] == (
-        r"Motif : \<\@&42\> \<!channel\> \@room \*\*urgent\*\* \~\~x\~\~ \`code\` \|\|spoil\|\| \> cité "
+        r"Motif : \<\@&42\> \<!channel\> \@room \*\*urgent\*\* \~\~x\~\~ \`code\` \|\|spoil\|\| \> cité "
         r"\#titre \<https://phish.example\|ici\>"
     )
     for text in strings(body):
@@ -110,5 +110,5 @@ def test_plain_json_keeps_what_was_typed_as_typed(typed):
     moved, _cancelled = typed
     body = formats.body("json", moved)
     assert body["data"]["place"] == PLACE and body["text"].startswith(
-        f"Soirée déplacée : désormais le 19/11/2010 à 20:30, {PLACE}"
+        f"Soirée déplacée : désormais le 19/11/2010 à 20:30, {PLACE}"
     )

@@ -62,7 +62,7 @@ def test_a_homologated_round_announces_its_podium_and_its_report(hooks, season, 
     assert body["data"]["podium"] == [{"player": name, "total": total} for name, total in podium]
     assert f"/manches/{round_.pk}/compte-rendu/" in body["text"]
     assert body["url"].endswith(f"/manches/{round_.pk}/")
-    assert body["text"].startswith("Homologuée : la manche 1 de la saison 2010-2011 (jouée le 19/11/2010")
+    assert body["text"].startswith("Homologuée : la manche 1 de la saison 2010-2011 (jouée le 19/11/2010")
 
 
 def test_a_report_filed_on_a_homologated_round_is_announced_once(hooks, season, president):
@@ -73,7 +73,7 @@ def test_a_report_filed_on_a_homologated_round_is_announced_once(hooks, season, 
     events = list(Delivery.objects.filter(webhook__format="json").values_list("event", flat=True))
     assert sorted(events) == ["report_published", "round_homologated"]
     body = Delivery.objects.get(webhook__format="json", event="report_published").body
-    assert body["text"].startswith("Compte-rendu publié par Bruno : la manche 1")
+    assert body["text"].startswith("Compte-rendu publié par Bruno : la manche 1")
 
 
 def test_the_fourth_yes_confirms_the_table_once(hooks, night):
@@ -89,7 +89,7 @@ def test_the_fourth_yes_confirms_the_table_once(hooks, night):
     body = Delivery.objects.get(webhook__format="json").body
     assert body["event"] == "table_confirmed"
     assert body["data"]["players"] == ["Anne", "Bea", "Cyril", "Dora"]
-    assert body["text"].startswith("Table confirmée : soirée du 19/11/2010 à 20:30, Chez Steph")
+    assert body["text"].startswith("Table confirmée : soirée du 19/11/2010 à 20:30, Chez Steph")
 
 
 def test_the_confirmed_table_names_only_the_active_players(hooks, night):
@@ -109,10 +109,10 @@ def test_a_night_moved_is_announced_not_a_change_of_its_notes(hooks, night):
     nights.change_night(night, place="Au Bar", reason="salle prise")
     body = Delivery.objects.get(webhook__format="json").body
     assert body["event"] == "night_moved"
-    assert body["text"].startswith("Soirée déplacée : désormais le 19/11/2010 à 20:30, Au Bar")
+    assert body["text"].startswith("Soirée déplacée : désormais le 19/11/2010 à 20:30, Au Bar")
     nights.cancel_night(night, reason="plus de salle du tout")
     cancelled = Delivery.objects.get(webhook__format="json", event="night_cancelled").body
-    assert "Motif : plus de salle du tout" in cancelled["text"]
+    assert "Motif : plus de salle du tout" in cancelled["text"]
 
 
 def test_no_webhook_no_row(season, night):

@@ -27,7 +27,7 @@ def test_the_logs_and_errors_show_the_host_never_the_secret(chat, discord, seaso
     assert delivery.wait(10)
     messages = [record.getMessage() for record in caplog.records if record.name == "webhooks"]
     assert messages == [
-        "annonce night_moved non livrée à 127.0.0.1 (essai 1) : HTTP 500",
+        "annonce night_moved non livrée à 127.0.0.1 (essai 1) : HTTP 500",
         "annonce night_cancelled livrée à 127.0.0.1",
     ]
     assert not any(SECRET in text for text in messages)

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(help_text='Par exemple « Discord du club ».', max_length=80, verbose_name='nom')),
-                ('url', models.URLField(help_text="Secrète : elle n'est montrée qu'ici, jamais dans les listes ni le journal.", max_length=500, verbose_name='adresse du webhook')),
+                ('url', models.URLField(help_text="Secrète : elle n'est montrée qu'ici, jamais dans les listes ni le journal.", max_length=500, verbose_name='adresse du webhook')),
                 ('format', models.CharField(choices=[('discord', 'Discord'), ('slack', 'Slack'), ('matrix', 'Matrix (hookshot)'), ('json', 'JSON simple')], default='discord', max_length=10, verbose_name='format')),
                 ('active', models.BooleanField(default=True, verbose_name='active')),
             ],

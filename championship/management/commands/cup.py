@@ -17,25 +17,25 @@ def cup_text(state):
     still change the ranking, each player's status for the play-offs and the bound it rests on."""
     lines = [f"Coupe du Monde {state.season.name}"]
     if not state.seeds:
-        lines.append("Pas de Coupe du Monde :")
+        lines.append("Pas de Coupe du Monde :")
         lines += [f"  {player} — {french(reason)}" for player, reason in state.exclusions]
         return "\n".join(lines + status_lines(state))
     if state.provisional:
-        lines.append("Têtes de série provisoires : la saison régulière n'est pas terminée.")
-    lines.append("Têtes de série : " + ", ".join(f"{s.number}. {s.player.name}" for s in state.seeds))
+        lines.append("Têtes de série provisoires : la saison régulière n'est pas terminée.")
+    lines.append("Têtes de série : " + ", ".join(f"{s.number}. {s.player.name}" for s in state.seeds))
     for table in state.tables:
         results = ", ".join(
             f"{line.player.name}{'' if line.total is None else f' {line.total}'}" for line in table.lines
         )
-        lines.append(f"Table {table.name} : {results}")
+        lines.append(f"Table {table.name} : {results}")
     finalists = ", ".join(player.name for player in state.finalists) or "pas encore connus"
-    lines.append(f"Finalistes : {finalists}")
-    lines.append(f"Champion du Monde : {state.champion.name if state.champion else 'pas encore désigné'}")
+    lines.append(f"Finalistes : {finalists}")
+    lines.append(f"Champion du Monde : {state.champion.name if state.champion else 'pas encore désigné'}")
     reasons = state.exclusion_reasons
     if reasons:
-        lines.append("Hors de la finale :")
+        lines.append("Hors de la finale :")
         lines += [f"  {player} — {french(reason)}" for player, reason in reasons]
-    lines += [f"Attention : {french(warning)}" for warning in state.warnings]
+    lines += [f"Attention : {french(warning)}" for warning in state.warnings]
     return "\n".join(lines + status_lines(state))
 
 
@@ -47,13 +47,13 @@ def status_lines(state):
     outlook = season_outlook(state.season, state.standings)
     if not (outlook.rounds or outlook.late):
         return []
-    lines = [f"Qualification pour les play-offs, selon cette borne : {outlook.bound}"]
+    lines = [f"Qualification pour les play-offs, selon cette borne : {outlook.bound}"]
     rows = status_rows(state.season, state.standings, outlook)
     return lines + [f"  {sentence(row.prospect)}" for row in rows]
 
 
 class Command(BaseCommand):
-    help = "Affiche la Coupe du Monde d'une saison : têtes de série, play-offs, finalistes, champion."
+    help = "Affiche la Coupe du Monde d'une saison : têtes de série, play-offs, finalistes, champion."
 
     def add_arguments(self, parser):
         parser.add_argument("season", help="nom de la saison, par exemple 2010-2011")
@@ -64,7 +64,7 @@ class Command(BaseCommand):
         try:
             season = Season.objects.get(name=options["season"])
         except Season.DoesNotExist:
-            raise CommandError(f"Saison inconnue : « {options['season']} ».") from None
+            raise CommandError(f"Saison inconnue : « {options['season']} ».") from None
         state = cup_state(season)
         if options["format"] == "text":
             self.stdout.write(cup_text(state))

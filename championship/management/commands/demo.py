@@ -109,7 +109,7 @@ def narrative(round_):
     if biggest is not None:
         verb = "passe" if biggest.made else "chute"
         lines.append(
-            f"\n- **Donne {biggest.number}** : {biggest.taker} {verb} sa "
+            f"\n- **Donne {biggest.number}** : {biggest.taker} {verb} sa "
             f"{biggest.get_contract_display()}, la plus grosse donne de la soirée ({signed(biggest.unit)})."
         )
     lines.append("\nLa bière était fraîche et le pot bien garni.")
@@ -143,7 +143,7 @@ class Command(BaseCommand):
         president = Player.objects.get(user=self.president)
         self.stdout.write(self.style.SUCCESS("Fédération de démonstration prête."))
         self.stdout.write(
-            f"Connexion officiel (Président) : identifiant « {president.user.username} », "
+            f"Connexion officiel (Président) : identifiant « {president.user.username} », "
             f"mot de passe « {DEMO_PASSWORD} »"
         )
         self.stdout.write(

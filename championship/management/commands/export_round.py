@@ -24,7 +24,7 @@ class Command(BaseCommand):
             "--stage",
             choices=STAGES,
             default=Round.REGULAR,
-            help="phase : regular (défaut), playoff ou final",
+            help="phase : regular (défaut), playoff ou final",
         )
         tables = " ou ".join(PLAYOFF_TABLES)
         parser.add_argument("--table", default="", help=f"table des play-offs ({tables})")
@@ -38,7 +38,7 @@ class Command(BaseCommand):
     @reads_one_snapshot
     def handle(self, *args, season, number, stage, table, format, output=None, **options):
         if format != "json" and not output:
-            raise CommandError(f"--format {format} : indiquer le fichier à écrire avec --output FICHIER")
+            raise CommandError(f"--format {format} : indiquer le fichier à écrire avec --output FICHIER")
         try:
             round_ = find_round(season, number, stage, table)
         except SheetError as error:

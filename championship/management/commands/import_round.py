@@ -17,7 +17,7 @@ from federation.history import recorded_as
 
 class Command(BaseCommand):
     help = (
-        "Importe des feuilles de manche (JSON, XLSX, ODS ou CSV), dans l'ordre, en une seule transaction : "
+        "Importe des feuilles de manche (JSON, XLSX, ODS ou CSV), dans l'ordre, en une seule transaction : "
         "une feuille refusée et rien n'est enregistré."
     )
 
@@ -31,13 +31,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--homologate",
             action="store_true",
-            help="enregistre les manches comme homologuées (acte d'officiel, exige --by) : elles comptent "
+            help="enregistre les manches comme homologuées (acte d'officiel, exige --by) : elles comptent "
             "aussitôt",
         )
         parser.add_argument(
             "--by",
             metavar="IDENTIFIANT",
-            help="le compte de l'officiel qui importe, auteur de l'historique ; avec --homologate, un membre "
+            help="le compte de l'officiel qui importe, auteur de l'historique ; avec --homologate, un membre "
             "de la Direction de la saison ou un superutilisateur, inscrit comme celui qui a homologué",
         )
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
             try:
                 sources.append((name, Path(name).read_bytes()))
             except OSError as error:
-                raise CommandError(f"{name} : fichier illisible ({error.strerror})") from None
+                raise CommandError(f"{name} : fichier illisible ({error.strerror})") from None
         try:
             with recorded_as(user):
                 imported = import_sheets(
@@ -59,7 +59,7 @@ class Command(BaseCommand):
                 )
         except SheetImportError as error:
             lines = "\n".join(f"  {message}" for message in error.messages)
-            raise CommandError(f"Import refusé, rien n'a été enregistré :\n{lines}") from None
+            raise CommandError(f"Import refusé, rien n'a été enregistré :\n{lines}") from None
         for item in imported:
             round_ = item.round
             status = round_.get_status_display()
@@ -67,9 +67,9 @@ class Command(BaseCommand):
                 f"{seat.player.name} {seat.total:+d}"
                 for seat in round_.seats.select_related("player").order_by("position")
             )
-            self.stdout.write(self.style.SUCCESS(f"{item.file} : {round_} importée ({status}) — {totals}"))
+            self.stdout.write(self.style.SUCCESS(f"{item.file} : {round_} importée ({status}) — {totals}"))
             for warning in item.warnings:
-                self.stdout.write(self.style.WARNING(f"{item.file} : avertissement, {warning}"))
+                self.stdout.write(self.style.WARNING(f"{item.file} : avertissement, {warning}"))
 
 
 def find_official(username, homologate):
@@ -77,13 +77,13 @@ def find_official(username, homologate):
     if not username:
         if homologate:
             raise CommandError(
-                "--homologate exige --by IDENTIFIANT : le compte de l'officiel qui homologue "
+                "--homologate exige --by IDENTIFIANT : le compte de l'officiel qui homologue "
                 "(Direction de la saison ou superutilisateur)."
             )
         return None
     user = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     if user is None:
-        raise CommandError(f"--by : aucun compte « {username} »")
+        raise CommandError(f"--by : aucun compte « {username} »")
     if not user.is_active:
-        raise CommandError(f"--by : le compte « {username} » est désactivé")
+        raise CommandError(f"--by : le compte « {username} » est désactivé")
     return user

@@ -17,7 +17,7 @@ from federation.models import validate_season_name
 class Command(BaseCommand):
     help = (
         "Importe une saison passée d'un tableau de totaux (une ligne par manche, une colonne par joueur, "
-        "colonnes Date, Lieu et Manche) : sans --apply, affiche ce qui serait créé sans rien enregistrer."
+        "colonnes Date, Lieu et Manche) : sans --apply, affiche ce qui serait créé sans rien enregistrer."
     )
 
     def add_arguments(self, parser):
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--by",
             metavar="IDENTIFIANT",
-            help="le compte de l'officiel qui importe, auteur de l'historique ; avec --homologate, un membre "
+            help="le compte de l'officiel qui importe, auteur de l'historique ; avec --homologate, un membre "
             "de la Direction de la saison ou un superutilisateur, inscrit comme celui qui a homologué",
         )
 
@@ -45,12 +45,12 @@ class Command(BaseCommand):
         try:
             validate_season_name(season)
         except ValidationError as error:
-            raise CommandError(f"SAISON : {' '.join(error.messages)}") from None
+            raise CommandError(f"SAISON : {' '.join(error.messages)}") from None
         user = find_official(by, homologate)
         try:
             data = Path(file).read_bytes()
         except OSError as error:
-            raise CommandError(f"{file} : fichier illisible ({error.strerror})") from None
+            raise CommandError(f"{file} : fichier illisible ({error.strerror})") from None
         try:
             with recorded_as(user):
                 plan = plan_season(
@@ -64,17 +64,17 @@ class Command(BaseCommand):
                 )
         except SheetImportError as error:
             lines = "\n".join(f"  {message}" for message in error.messages)
-            raise CommandError(f"Import refusé, rien n'a été enregistré :\n{lines}") from None
+            raise CommandError(f"Import refusé, rien n'a été enregistré :\n{lines}") from None
         verb = "importée" if apply else "serait importée"
         status = "homologuée" if homologate else "brouillon"
         if plan.new_season:
             self.stdout.write(
                 f"Saison {season} {'créée' if apply else 'à créer'} (règlement par défaut, sans malus "
-                "de compte-rendu en retard : ceux d'une saison passée ne sont pas connus)"
+                "de compte-rendu en retard : ceux d'une saison passée ne sont pas connus)"
             )
         if plan.new_players:
             joined = ", ".join(plan.new_players)
-            self.stdout.write(f"Joueurs {'inscrits' if apply else 'à inscrire'} : {joined}")
+            self.stdout.write(f"Joueurs {'inscrits' if apply else 'à inscrire'} : {joined}")
         for round_ in plan.rounds:
             totals = ", ".join(f"{name} {total:+d}" for name, total in round_.shown_totals)
             place = f" ({round_.place})" if round_.place else ""
@@ -87,6 +87,6 @@ class Command(BaseCommand):
         else:
             self.stdout.write(
                 self.style.WARNING(
-                    f"Aperçu : {count} manches, rien n'a été enregistré (--apply pour les importer)."
+                    f"Aperçu : {count} manches, rien n'a été enregistré (--apply pour les importer)."
                 )
             )

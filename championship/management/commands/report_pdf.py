@@ -29,7 +29,7 @@ class Command(BaseCommand):
     def handle(self, *args, season, number, output, stage, table, **options):
         if stage == Round.PLAYOFF and not table:
             raise CommandError(
-                f"--table : précisez la table ({' ou '.join(PLAYOFF_TABLES)}) d'une manche de play-off."
+                f"--table : précisez la table ({' ou '.join(PLAYOFF_TABLES)}) d'une manche de play-off."
             )
         try:
             round_ = Round.objects.select_related("season").get(
@@ -41,13 +41,13 @@ class Command(BaseCommand):
         try:
             pdf = render_pdf("championship/reports/report_pdf.html", {"display": report_display(round_)})
         except PdfRenderError as error:
-            cause = f"{error.reason} : {error.detail}" if error.detail else error.reason
+            cause = f"{error.reason} : {error.detail}" if error.detail else error.reason
             raise CommandError(
-                f"Le PDF n'a pas pu être produit ({cause}) ; voir PDF_RENDER_MEMORY_MB et PDF_RENDER_TIMEOUT."
+                f"Le PDF n'a pas pu être produit ({cause}) ; voir PDF_RENDER_MEMORY_MB et PDF_RENDER_TIMEOUT."
             ) from error
         path = Path(output)
         try:
             path.write_bytes(pdf)
         except OSError as error:
-            raise CommandError(f"-o : impossible d'écrire « {output} » ({error.strerror}).") from error
+            raise CommandError(f"-o : impossible d'écrire « {output} » ({error.strerror}).") from error
         self.stdout.write(self.style.SUCCESS(f"Compte-rendu écrit dans {path} ({len(pdf)} octets)."))

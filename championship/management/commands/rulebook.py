@@ -26,7 +26,7 @@ def changed_points(before, after):
 
 class Command(BaseCommand):
     help = (
-        "Affiche le règlement (TOML) d'une saison ; avec --file et --reason, le remplace, recalcule "
+        "Affiche le règlement (TOML) d'une saison ; avec --file et --reason, le remplace, recalcule "
         "toute la saison (tout ou rien) et affiche les joueurs dont les points changent."
     )
 
@@ -55,7 +55,7 @@ class Command(BaseCommand):
         try:
             text = Path(file).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(f"--file : lecture impossible de « {file} » ({error}).") from error
+            raise CommandError(f"--file : lecture impossible de « {file} » ({error}).") from error
         try:
             with transaction.atomic():
                 before = season_points(found)
@@ -73,23 +73,23 @@ class Command(BaseCommand):
         model = get_user_model()
         user = model._default_manager.filter(**{model.USERNAME_FIELD: username}).first()
         if user is None:
-            raise CommandError(f"--by : aucun compte « {username} »")
+            raise CommandError(f"--by : aucun compte « {username} »")
         if not user.is_active:
-            raise CommandError(f"--by : le compte « {username} » est désactivé")
+            raise CommandError(f"--by : le compte « {username} » est désactivé")
         if not is_board(user, season):
             raise CommandError(
-                f"--by : « {username} » n'est ni membre de la Direction de la saison {season.name} "
+                f"--by : « {username} » n'est ni membre de la Direction de la saison {season.name} "
                 "ni superutilisateur."
             )
         return user
 
     def report(self, season, changes):
-        self.stdout.write(f"Règlement de la saison {season.name} remplacé ; saison recalculée.")
+        self.stdout.write(f"Règlement de la saison {season.name} remplacé ; saison recalculée.")
         if not changes:
             self.stdout.write("Aucun joueur ne change de points.")
             return
-        self.stdout.write(f"Points de championnat changés ({plural(len(changes), 'joueur')}) :")
+        self.stdout.write(f"Points de championnat changés ({plural(len(changes), 'joueur')}) :")
         for name, before, after in changes:
             old = "—" if before is None else num(before)
             new = "—" if after is None else num(after)
-            self.stdout.write(f"  {name} : {old} → {new}")
+            self.stdout.write(f"  {name} : {old} → {new}")

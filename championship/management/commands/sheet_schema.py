@@ -15,7 +15,7 @@ def schema_text():
 class Command(BaseCommand):
     help = (
         "Affiche le schéma JSON (JSON Schema) d'une feuille de manche, pour les outils qui en "
-        "produisent ; le même que docs/sheet.schema.json."
+        "produisent ; le même que docs/sheet.schema.json."
     )
 
     def handle(self, *args, **options):

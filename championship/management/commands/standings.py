@@ -48,7 +48,7 @@ def as_of_date(value):
     try:
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--as-of : date invalide « {value} » (format attendu AAAA-MM-JJ).") from None
+        raise CommandError(f"--as-of : date invalide « {value} » (format attendu AAAA-MM-JJ).") from None
 
 
 class Command(BaseCommand):
@@ -60,7 +60,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--as-of",
             dest="as_of",
-            help="date des malus de retard de compte-rendu (AAAA-MM-JJ, défaut : aujourd'hui)",
+            help="date des malus de retard de compte-rendu (AAAA-MM-JJ, défaut : aujourd'hui)",
         )
 
     @reads_one_snapshot
@@ -68,7 +68,7 @@ class Command(BaseCommand):
         try:
             season = Season.objects.get(name=options["season"])
         except Season.DoesNotExist:
-            raise CommandError(f"Saison inconnue : « {options['season']} ».") from None
+            raise CommandError(f"Saison inconnue : « {options['season']} ».") from None
         as_of = as_of_date(options["as_of"]) if options["as_of"] else None
         standings = season_standings(season, as_of)
         if options["format"] == "csv":

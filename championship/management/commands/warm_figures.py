@@ -32,7 +32,7 @@ class Command(BaseCommand):
         seasons = all_seasons()
         for season in reversed(seasons):  # the current season first: the most read
             warm(season.pk)
-            self.stdout.write(f"Saison {season.name} : chiffres calculés.")
+            self.stdout.write(f"Saison {season.name} : chiffres calculés.")
         if not players:
             return
         with read_snapshot(), translation.override(settings.LANGUAGE_CODE):

@@ -8,7 +8,7 @@ from federation.backups import BackupError, backup, describe
 
 class Command(BaseCommand):
     help = (
-        "Sauvegarde toute la base dans un fichier, sans arrêter le site : copie en ligne pour SQLite, "
+        "Sauvegarde toute la base dans un fichier, sans arrêter le site : copie en ligne pour SQLite, "
         "pg_dump --format=custom pour PostgreSQL."
     )
 

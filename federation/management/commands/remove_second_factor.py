@@ -25,5 +25,5 @@ class Command(BaseCommand):
         second_factor.remove(user)
         ended = second_factor.end_other_sessions(user)
         self.stdout.write(
-            f"Seconde vérification retirée du compte « {username} » ; {ended} session(s) fermée(s)."
+            f"Seconde vérification retirée du compte « {username} » ; {ended} session(s) fermée(s)."
         )

@@ -30,7 +30,7 @@ class Command(BaseCommand):
         try:
             check_restorable(connection, file)
             if interactive and not self.confirmed(database, file):
-                self.stdout.write("Restauration annulée : la base n'a pas changé.")
+                self.stdout.write("Restauration annulée : la base n'a pas changé.")
                 return
             restore(connection, file)
         except BackupError as error:
@@ -40,7 +40,7 @@ class Command(BaseCommand):
         if missing:
             self.stdout.write(
                 self.style.WARNING(
-                    f"La sauvegarde précède {len(missing)} migration(s) du code : lancez "
+                    f"La sauvegarde précède {len(missing)} migration(s) du code : lancez "
                     "« python manage.py migrate »."
                 )
             )
@@ -49,8 +49,8 @@ class Command(BaseCommand):
         try:
             answer = input(
                 f"La restauration remplace TOUT le contenu de la base {database} (joueurs, saisons, manches, "
-                f"comptes-rendus, comptes, historique) par celui de « {file} » ; ce qui a été saisi depuis "
-                f"cette sauvegarde sera perdu.\nTapez « {CONFIRMATION} » pour continuer : "
+                f"comptes-rendus, comptes, historique) par celui de « {file} » ; ce qui a été saisi depuis "
+                f"cette sauvegarde sera perdu.\nTapez « {CONFIRMATION} » pour continuer : "
             )
         except EOFError:  # nothing to read: no answer is no
             return False

@@ -11,11 +11,11 @@ from notifications import clock, news
 
 
 class Command(BaseCommand):
-    help = "Envoie les nouvelles des membres (téléphones et courriels) : celles de l'heure, puis les dues."
+    help = "Envoie les nouvelles des membres (téléphones et courriels) : celles de l'heure, puis les dues."
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--no-clock", action="store_true", help="N'écrit pas les nouvelles de l'heure ; envoie les dues."
+            "--no-clock", action="store_true", help="N'écrit pas les nouvelles de l'heure ; envoie les dues."
         )
 
     def handle(self, *args, **options):
@@ -25,7 +25,7 @@ class Command(BaseCommand):
                 try:
                     step()
                 except Exception:  # one step's failure never keeps the others, nor the sending
-                    news.logger.exception("nouvelles de l'heure : %s en erreur", step.__name__)
+                    news.logger.exception("nouvelles de l'heure : %s en erreur", step.__name__)
                     failed_steps.append(step.__name__)
         results = news.outbox.deliver_all(news.outbox.due())
         sent = results.count(OutboxRow.DELIVERED)
@@ -38,9 +38,9 @@ class Command(BaseCommand):
         errors = results.count(ERROR)
         if failed_steps:
             raise CommandError(
-                f"Nouvelles de l'heure en erreur ({', '.join(failed_steps)}) : voir le journal."
+                f"Nouvelles de l'heure en erreur ({', '.join(failed_steps)}) : voir le journal."
             )
         if errors:
             raise CommandError(
-                f"{errors} nouvelle(s) en erreur : voir le journal (logger notifications.news)."
+                f"{errors} nouvelle(s) en erreur : voir le journal (logger notifications.news)."
             )

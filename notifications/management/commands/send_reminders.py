@@ -16,7 +16,7 @@ def day(value):
     try:
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--today : « {value} » n'est pas une date AAAA-MM-JJ.") from None
+        raise CommandError(f"--today : « {value} » n'est pas une date AAAA-MM-JJ.") from None
 
 
 class Command(BaseCommand):
@@ -26,12 +26,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Liste les rappels sans rien envoyer ni enregistrer."
         )
-        parser.add_argument("--today", help="Le jour du calcul, AAAA-MM-JJ (par défaut : aujourd'hui).")
+        parser.add_argument("--today", help="Le jour du calcul, AAAA-MM-JJ (par défaut : aujourd'hui).")
 
     def describe(self, reminder, prefix=""):
         player = reminder.recipient
         self.stdout.write(
-            f"{prefix}{LABELS[reminder.kind]} → {player} <{player.user.email}> : {reminder.why}"
+            f"{prefix}{LABELS[reminder.kind]} → {player} <{player.user.email}> : {reminder.why}"
         )
 
     def handle(self, *args, dry_run=False, today=None, **options):
@@ -39,19 +39,19 @@ class Command(BaseCommand):
         if dry_run:
             to_send, already_sent = sending.pending(plan.reminders(today))
             for reminder in to_send:
-                self.describe(reminder, "à envoyer : ")
+                self.describe(reminder, "à envoyer : ")
             self.stdout.write(
                 f"{len(to_send)} rappel(s) à envoyer le {today:%d/%m/%Y}, {len(already_sent)} déjà envoyé(s)"
-                " (essai : rien d'envoyé)."
+                " (essai : rien d'envoyé)."
             )
             return
         outcome = sending.send_reminders(today)
         for reminder in outcome.queued:
-            self.describe(reminder, "envoyé : ")
+            self.describe(reminder, "envoyé : ")
         self.stdout.write(f"{outcome.sent} rappel(s) envoyé(s), {len(outcome.already_sent)} déjà envoyé(s).")
         if not outcome.finished:
             raise CommandError("Des courriels n'ont pas fini de partir en 5 minutes.")
         if outcome.failed:
             raise CommandError(
-                f"{len(outcome.failed)} courriel(s) non envoyé(s) : ils partiront au prochain passage."
+                f"{len(outcome.failed)} courriel(s) non envoyé(s) : ils partiront au prochain passage."
             )

@@ -34,6 +34,6 @@ class Command(BaseCommand):
         private, public = new_pair()
         self.stdout.write(f"VAPID_PRIVATE_KEY={private}\nVAPID_PUBLIC_KEY={public}")
         self.stderr.write(
-            "Gardez VAPID_PRIVATE_KEY secrète (comme SECRET_KEY) ; en changer oblige chaque membre à "
+            "Gardez VAPID_PRIVATE_KEY secrète (comme SECRET_KEY) ; en changer oblige chaque membre à "
             "réabonner son téléphone."
         )

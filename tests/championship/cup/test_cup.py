@@ -67,8 +67,8 @@ def test_it_explains_why_a_player_is_not_seeded(season):
 
     reasons = dict((str(player), french(reason)) for player, reason in cup_state(season).exclusions)
 
-    assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
-    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
+    assert reasons["S11"] == "11e du classement final : hors des 10 qualifiés pour les play-offs"
+    assert reasons["U1"] == "hors classement : moins de 3 manches (1 manche jouée)"
 
 
 def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
@@ -80,7 +80,7 @@ def test_it_has_no_cup_with_fewer_than_four_ranked_players(season):
     assert state.seeds == []
     assert cup_json(season) == {"seeds": [], "tables": {}, "finalists": [], "champion": None}
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusions)
-    assert reasons["S01"] == "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4"
+    assert reasons["S01"] == "pas de Coupe du Monde : 3 joueurs classés, il en faut au moins 4"
 
 
 def test_it_sends_the_top_five_to_a_direct_final_with_fewer_than_ten_ranked(season):
@@ -123,10 +123,10 @@ def test_it_qualifies_two_per_table_and_the_best_third_breaking_ties_by_seed(sea
     reasons = dict((str(player), french(reason)) for player, reason in state.exclusion_reasons)
     assert set(reasons) == set(names(6, 7, 8, 9, 10))
     assert reasons["S06"] == (
-        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
+        "3e de la table B (total 50) : derrière S05, 3e de la table A (total 50, "
         "égalité départagée par la tête de série (5 contre 6))"
     )
-    assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
+    assert reasons["S08"].startswith("4e de la table A (total −100) : seuls les 2 premiers")
     assert cup_json(season)["finalists"] == names(1, 2, 3, 4, 5)
 
 

@@ -92,7 +92,7 @@ def test_it_brings_a_round_back_to_the_season_cap_and_says_so(client, season):
     chloe = Player.objects.get(name="Chloé")
     html = client.get(reverse("championship:player_season", args=[season.name, chloe.pk])).content.decode()
     assert (
-        "Plafond de la manche : 16 points ramenés à 12 (au plus +12 points par manche selon le "
+        "Plafond de la manche : 16 points ramenés à 12 (au plus +12 points par manche selon le "
         "règlement de la saison)"
     ) in html
     out = io.StringIO()

@@ -77,7 +77,7 @@ def test_it_renders_the_bracket_with_the_champion_highlighted(client, season, wh
     # The best third, and the reason of every exclusion, with the tie broken by seed.
     assert "Meilleure 3e place" in html
     assert "égalité départagée par la tête de série" in html
-    assert "11e du classement final : hors des 10 qualifiés pour les play-offs" in html
+    assert "11e du classement final : hors des 10 qualifiés pour les play-offs" in html
     assert "derrière S05, 3e de la table A (total 50)" in html
     assert "−100" in html  # French minus sign in the totals
 
@@ -102,7 +102,7 @@ def test_it_says_there_is_no_cup_with_fewer_than_four_ranked_players(client, sea
     html = client.get(cup_url(season)).content.decode()
 
     assert "Pas de Coupe du Monde" in html
-    assert "3 joueurs classés au classement final : il en faut au moins 4" in html
+    assert "3 joueurs classés au classement final : il en faut au moins 4" in html
 
 
 def test_it_shows_a_direct_final_with_its_finalists(client, season):

@@ -46,7 +46,7 @@ def test_it_gives_the_same_federation_for_the_same_seed():
 def test_it_builds_a_whole_federation_through_the_services(db):
     out = io.StringIO()
     call_command("generate_federation", *SMALL, "--seed", "3", stdout=out)
-    assert "Fédération générée : 12 joueurs, 2 saisons de 8 manches de 6 donnes" in out.getvalue()
+    assert "Fédération générée : 12 joueurs, 2 saisons de 8 manches de 6 donnes" in out.getvalue()
     assert Player.objects.count() == 12
     for season in Season.objects.all():
         assert not season.is_open

@@ -71,46 +71,46 @@ def test_it_proposes_the_next_dealer_by_rotation(round_, season):
 
 def test_it_refuses_a_dealer_who_is_not_seated(round_):
     errors = errors_of(round_, played(dealer=player("Zoé").pk))
-    assert errors["dealer"] == ["Donne 5, donneur : Zoé n'est pas à cette table"]
+    assert errors["dealer"] == ["Donne 5, donneur : Zoé n'est pas à cette table"]
 
 
 def test_it_refuses_an_unknown_dealer_id(round_):
     errors = errors_of(round_, played(dealer="999999"))
-    assert errors["dealer"] == ["Donne 5, donneur : joueur inconnu"]
+    assert errors["dealer"] == ["Donne 5, donneur : joueur inconnu"]
 
 
 def test_it_requires_the_dealer(round_):
-    assert errors_of(round_, played(dealer=""))["dealer"] == ["Donne 5, donneur : le donneur est obligatoire"]
+    assert errors_of(round_, played(dealer=""))["dealer"] == ["Donne 5, donneur : le donneur est obligatoire"]
 
 
 def test_it_requires_the_taker_of_a_played_deal(round_):
     errors = errors_of(round_, played(taker="", partner=""))
-    assert errors["taker"] == ["Donne 5, preneur : le preneur est obligatoire pour une donne jouée"]
+    assert errors["taker"] == ["Donne 5, preneur : le preneur est obligatoire pour une donne jouée"]
 
 
 def test_it_refuses_a_taker_who_is_not_seated(round_):
     errors = errors_of(round_, played(taker=player("Zoé").pk))
-    assert errors["taker"] == ["Donne 5, preneur : Zoé n'est pas à cette table"]
+    assert errors["taker"] == ["Donne 5, preneur : Zoé n'est pas à cette table"]
 
 
 def test_it_requires_the_contract(round_):
     errors = errors_of(round_, played(contract=""))
-    assert errors["contract"] == ["Donne 5, contrat : le contrat est obligatoire pour une donne jouée"]
+    assert errors["contract"] == ["Donne 5, contrat : le contrat est obligatoire pour une donne jouée"]
 
 
 def test_it_refuses_an_unknown_contract(round_):
     errors = errors_of(round_, played(contract="petite_garde"))
-    assert errors["contract"][0].startswith("Donne 5, contrat : contrat inconnu « petite_garde »")
+    assert errors["contract"][0].startswith("Donne 5, contrat : contrat inconnu « petite_garde »")
 
 
 def test_it_refuses_an_unknown_called_suit(round_):
     errors = errors_of(round_, played(called="etoile"))
-    assert errors["called"][0].startswith("Donne 5, roi appelé : couleur inconnu « etoile »")
+    assert errors["called"][0].startswith("Donne 5, roi appelé : couleur inconnu « etoile »")
 
 
 def test_it_asks_for_the_partner_or_solo_at_five(round_):
     errors = errors_of(round_, played(partner=""))
-    assert errors["partner"] == ["Donne 5, appelé : choisissez l'appelé, ou « seul » si le preneur joue seul"]
+    assert errors["partner"] == ["Donne 5, appelé : choisissez l'appelé, ou « seul » si le preneur joue seul"]
 
 
 def test_it_accepts_a_taker_playing_alone(round_):
@@ -122,19 +122,19 @@ def test_it_accepts_a_taker_playing_alone(round_):
 def test_it_refuses_the_taker_as_his_own_partner(round_):
     errors = errors_of(round_, played(partner=player("Bruno").pk))
     assert errors["partner"] == [
-        "Donne 5, appelé : le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"
+        "Donne 5, appelé : le preneur ne peut pas être son propre appelé : « seul » s'il joue seul"
     ]
 
 
 def test_it_refuses_a_partner_at_four_players(four):
     data = played(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
     errors = errors_of(four, data)
-    assert errors["partner"] == ["Donne 1, appelé : pas d'appelé à 4 joueurs"]
+    assert errors["partner"] == ["Donne 1, appelé : pas d'appelé à 4 joueurs"]
 
 
 def test_it_refuses_a_called_king_at_four_players(four):
     data = played(dealer=player("Alice").pk, partner="", called="coeur")
-    assert errors_of(four, data)["called"] == ["Donne 1, roi appelé : pas de roi appelé à 4 joueurs"]
+    assert errors_of(four, data)["called"] == ["Donne 1, roi appelé : pas de roi appelé à 4 joueurs"]
 
 
 def test_it_hides_partner_and_called_king_at_four_players(four):
@@ -146,45 +146,45 @@ def test_it_hides_partner_and_called_king_at_four_players(four):
 @pytest.mark.parametrize("bouts", ["4", "-1"])
 def test_it_refuses_bouts_out_of_range(round_, bouts):
     errors = errors_of(round_, played(bouts=bouts))
-    assert errors["bouts"] == ["Donne 5, bouts : le nombre de bouts doit être un entier de 0 à 3"]
+    assert errors["bouts"] == ["Donne 5, bouts : le nombre de bouts doit être un entier de 0 à 3"]
 
 
 def test_it_refuses_bouts_that_are_not_a_number(round_):
     assert errors_of(round_, played(bouts="deux"))["bouts"] == [
-        "Donne 5, bouts : un nombre entier de 0 à 3 est attendu"
+        "Donne 5, bouts : un nombre entier de 0 à 3 est attendu"
     ]
 
 
 def test_it_requires_the_points(round_):
     errors = errors_of(round_, played(points=""))
     assert errors["points"] == [
-        "Donne 5, points : les points du preneur sont obligatoires (un nombre, demis permis)"
+        "Donne 5, points : les points du preneur sont obligatoires (un nombre, demis permis)"
     ]
 
 
 @pytest.mark.parametrize("points", ["92", "-1", "44,3"])
 def test_it_refuses_points_out_of_range_or_not_a_half(round_, points):
     errors = errors_of(round_, played(points=points, bouts="1"))
-    assert errors["points"] == ["Donne 5, points : les points doivent être un multiple de 0,5 entre 0 et 91"]
+    assert errors["points"] == ["Donne 5, points : les points doivent être un multiple de 0,5 entre 0 et 91"]
 
 
 def test_it_refuses_points_inconsistent_with_the_bouts(round_):
     errors = errors_of(round_, played(points="90", bouts="0"))
-    assert errors["points"] == ["Donne 5, points : avec 0 bout(s), le preneur a entre 0 et 77,5 points"]
+    assert errors["points"] == ["Donne 5, points : avec 0 bout(s), le preneur a entre 0 et 77,5 points"]
     errors = errors_of(round_, played(points="10", bouts="3"))
-    assert errors["points"] == ["Donne 5, points : avec 3 bout(s), le preneur a entre 13,5 et 91 points"]
+    assert errors["points"] == ["Donne 5, points : avec 3 bout(s), le preneur a entre 13,5 et 91 points"]
 
 
 def test_it_refuses_points_that_are_not_a_number(round_):
     errors = errors_of(round_, played(points="beaucoup"))
-    assert errors["points"] == ["Donne 5, points : un nombre est attendu, par exemple 44,5"]
+    assert errors["points"] == ["Donne 5, points : un nombre est attendu, par exemple 44,5"]
 
 
 def test_it_refuses_a_poignee_size_that_does_not_exist(round_):
     chloe = 2  # seat position of Chloé
     errors = errors_of(round_, played(**{f"poignee_{chloe}": "quadruple"}))
     assert errors[f"poignee_{chloe}"] == [
-        "Donne 5, poignées : taille de poignée inconnu « quadruple » (possibles : simple, double, triple)"
+        "Donne 5, poignées : taille de poignée inconnu « quadruple » (possibles : simple, double, triple)"
     ]
 
 
@@ -201,30 +201,30 @@ def test_it_records_poignees_per_player(round_):
 def test_it_refuses_the_same_misere_twice(round_):
     chloe = player("Chloé").pk
     errors = errors_of(round_, played(miseres=[chloe, chloe]))
-    assert errors["miseres"] == ["Donne 5, misères : Chloé ne peut annoncer qu'une misère"]
+    assert errors["miseres"] == ["Donne 5, misères : Chloé ne peut annoncer qu'une misère"]
 
 
 def test_it_refuses_a_misere_of_a_player_not_seated(round_):
     errors = errors_of(round_, played(miseres=[player("Zoé").pk]))
-    assert errors["miseres"] == ["Donne 5, misères : Zoé n'est pas à cette table"]
+    assert errors["miseres"] == ["Donne 5, misères : Zoé n'est pas à cette table"]
 
 
 def test_it_refuses_an_unknown_petit_au_bout_side(round_):
     errors = errors_of(round_, played(petit_au_bout="arbitre"))
-    assert errors["petit_au_bout"][0].startswith("Donne 5, petit au bout : camp inconnu « arbitre »")
+    assert errors["petit_au_bout"][0].startswith("Donne 5, petit au bout : camp inconnu « arbitre »")
 
 
 def test_it_refuses_an_attack_chelem_with_low_points(round_):
     errors = errors_of(round_, played(chelem_made_by="attack", points="50"))
     assert errors["chelem_made_by"] == [
-        "Donne 5, chelem réalisé : un chelem de l'attaque demande au moins 86,5 points"
+        "Donne 5, chelem réalisé : un chelem de l'attaque demande au moins 86,5 points"
     ]
 
 
 def test_it_refuses_a_defence_chelem_with_high_points(round_):
     errors = errors_of(round_, played(chelem_made_by="defence", points="50"))
     assert errors["chelem_made_by"] == [
-        "Donne 5, chelem réalisé : un chelem de la défense laisse au plus 4,5 points au preneur"
+        "Donne 5, chelem réalisé : un chelem de la défense laisse au plus 4,5 points au preneur"
     ]
 
 
@@ -234,17 +234,17 @@ def test_it_refuses_a_defence_chelem_with_high_points(round_):
 )
 def test_it_refuses_played_fields_on_a_deal_that_was_not_played(round_, kind, phrase):
     errors = errors_of(round_, {"kind": kind, "dealer": player("David").pk, "taker": player("Bruno").pk})
-    assert errors["taker"] == [f"Donne 5, preneur : sans objet pour {phrase}"]
+    assert errors["taker"] == [f"Donne 5, preneur : sans objet pour {phrase}"]
     errors = errors_of(round_, {"kind": kind, "dealer": player("David").pk, "bouts": "2"})
-    assert errors["bouts"] == [f"Donne 5, bouts : sans objet pour {phrase}"]
+    assert errors["bouts"] == [f"Donne 5, bouts : sans objet pour {phrase}"]
 
 
 def test_it_names_every_played_field_filled_on_a_passed_deal(round_):
     data = played(kind="passed", poignee_1="simple", partner="seul")
     errors = errors_of(round_, data)
     assert set(errors) == {"taker", "contract", "called", "bouts", "points", "poignee_1"}
-    assert errors["poignee_1"] == ["Donne 5, poignées : sans objet pour une donne passée"]
-    assert errors["points"] == ["Donne 5, points : sans objet pour une donne passée"]
+    assert errors["poignee_1"] == ["Donne 5, poignées : sans objet pour une donne passée"]
+    assert errors["points"] == ["Donne 5, points : sans objet pour une donne passée"]
 
 
 @pytest.mark.parametrize("kind", ["passed", "petit_sec", "misdeal"])
@@ -257,13 +257,13 @@ def test_it_needs_only_the_dealer_for_a_deal_that_was_not_played(round_, kind):
 
 def test_it_refuses_an_unknown_kind(round_):
     errors = errors_of(round_, played(kind="annulée"))
-    assert errors["kind"][0].startswith("Donne 5, type : type de donne inconnu « annulée »")
+    assert errors["kind"][0].startswith("Donne 5, type : type de donne inconnu « annulée »")
 
 
 def test_it_names_the_corrected_deal_number(round_):
     deal = round_.deals.get(number=1)
     errors = errors_of(round_, played(dealer=player("Alice").pk, bouts="4"), deal=deal)
-    assert errors["bouts"] == ["Donne 1, bouts : le nombre de bouts doit être un entier de 0 à 3"]
+    assert errors["bouts"] == ["Donne 1, bouts : le nombre de bouts doit être un entier de 0 à 3"]
 
 
 def test_it_fills_a_correction_with_the_stored_deal(round_):
@@ -300,7 +300,7 @@ def test_it_asks_for_a_motif_on_a_homologated_round(season):
     round_ = make_round(season, status="homologated")
     form = DealForm(round_, played())
     assert not form.is_valid()
-    assert form.errors["motif"] == ["Motif : obligatoire pour modifier une manche homologuée."]
+    assert form.errors["motif"] == ["Motif : obligatoire pour modifier une manche homologuée."]
     assert DealForm(round_, played(motif="oubli de la donne 5")).is_valid()
 
 
@@ -363,7 +363,7 @@ def test_it_draws_each_seats_poignee_as_buttons_with_the_seats_colour_and_keys(r
     assert bruno.label == "Poignée de Bruno" and form["poignee_4"].label == "Poignée d'Émile"
     assert bruno.field.seat == {"name": "Bruno", "colour": "jaune", "key": "b 2"}
     assert 'type="radio"' in str(bruno) and "<select" not in str(bruno)
-    assert form.poignee_rule() == "Atouts montrés : simple : 8, double : 10, triple : 13."
+    assert form.poignee_rule() == "Atouts montrés : simple : 8, double : 10, triple : 13."
 
 
 def test_it_draws_the_players_as_buttons_in_their_chip_colours_with_their_keys(round_):

@@ -41,7 +41,7 @@ def test_it_refuses_a_round_date_outside_its_season(season, day):
     errors = refused(season, rows(date=day))
     year, month, date = day.split("-")
     assert errors["date"] == [
-        f"Date : le {date}/{month}/{year} n'est pas dans la saison 2010-2011 (du 01/09/2010 au 30/06/2011)."
+        f"Date : le {date}/{month}/{year} n'est pas dans la saison 2010-2011 (du 01/09/2010 au 30/06/2011)."
     ]
 
 
@@ -53,7 +53,7 @@ def test_it_accepts_the_first_and_last_days_of_the_season(season, day):
 
 @pytest.mark.parametrize(("number", "message"), [("1000000", "1000000"), ("1000", "1000"), ("0", "0")])
 def test_it_refuses_a_round_number_out_of_bounds(season, number, message):
-    assert refused(season, rows(number=number))["number"] == [f"Numéro : {message} n'est pas entre 1 et 999."]
+    assert refused(season, rows(number=number))["number"] == [f"Numéro : {message} n'est pas entre 1 et 999."]
 
 
 def test_it_accepts_the_largest_round_number(season):
@@ -65,8 +65,8 @@ def test_it_accepts_the_largest_round_number(season):
 @pytest.mark.parametrize("total", [10**30, 3 * 10**9, 1_000_001])
 def test_it_refuses_a_total_out_of_bounds(season, total):
     errors = refused(season, rows(totals=[total, -total, 0, 0, 0], totals_only="on"))
-    assert errors["total_1"] == [f"Total 1 : {total} n'est pas entre -1000000 et 1000000."]
-    assert errors["total_2"] == [f"Total 2 : {-total} n'est pas entre -1000000 et 1000000."]
+    assert errors["total_1"] == [f"Total 1 : {total} n'est pas entre -1000000 et 1000000."]
+    assert errors["total_2"] == [f"Total 2 : {-total} n'est pas entre -1000000 et 1000000."]
 
 
 def test_it_accepts_totals_at_the_bound(season):
@@ -92,7 +92,7 @@ def test_it_accepts_totals_at_the_bound(season):
     ],
 )
 def test_it_refuses_a_place_with_control_bidi_or_formula_characters(season, place, message):
-    assert refused(season, rows(place=place))["place"] == [f"Lieu : {message}."]
+    assert refused(season, rows(place=place))["place"] == [f"Lieu : {message}."]
 
 
 def test_it_accepts_an_ordinary_place_with_accents_and_inner_signs(season):
@@ -111,10 +111,10 @@ def test_the_creation_page_shows_the_errors_instead_of_a_500(client, season, sec
     response = client.post(url, data)
     assert response.status_code == 200
     page = response.content.decode()
-    assert "Numéro : 1000000 n&#x27;est pas entre 1 et 999." in page
-    assert "Date : le 19/11/2020 n&#x27;est pas dans la saison 2010-2011" in page
-    assert "Total 1 : 3000000000 n&#x27;est pas entre -1000000 et 1000000." in page
-    assert "Lieu :" in page
+    assert "Numéro : 1000000 n&#x27;est pas entre 1 et 999." in page
+    assert "Date : le 19/11/2020 n&#x27;est pas dans la saison 2010-2011" in page
+    assert "Total 1 : 3000000000 n&#x27;est pas entre -1000000 et 1000000." in page
+    assert "Lieu :" in page
     assert not Round.objects.exists()
 
 
@@ -136,7 +136,7 @@ def totals_data(totals, **extra):
 def test_it_refuses_corrected_totals_out_of_bounds(totals_round, total):
     form = SeatTotalsForm(totals_round, totals_data([total, -total, 0, 0, 0]))
     assert not form.is_valid()
-    assert form.errors["total_0"] == [f"Total d'Alice : {total} n'est pas entre -1000000 et 1000000."]
+    assert form.errors["total_0"] == [f"Total d'Alice : {total} n'est pas entre -1000000 et 1000000."]
     assert round_totals(totals_round) == TOTALS
 
 
@@ -159,7 +159,7 @@ def test_it_refuses_board_points_out_of_bounds(season, points):
         round_, {"player": player("Alice").pk, "code": "hote", "points": str(points)}, board=True
     )
     assert not form.is_valid()
-    assert form.errors["points"] == [f"Points : {points} n'est pas entre -100 et 100."]
+    assert form.errors["points"] == [f"Points : {points} n'est pas entre -100 et 100."]
 
 
 @pytest.mark.parametrize("points", [100, -100])
@@ -183,7 +183,7 @@ def test_it_refuses_control_characters_in_a_bonus_note(season, note, message):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Alice").pk, "code": "hote", "note": note})
     assert not form.is_valid()
-    assert form.errors["note"] == [f"Raison : {message}."]
+    assert form.errors["note"] == [f"Raison : {message}."]
 
 
 def test_a_note_may_start_with_a_minus_sign(season):
@@ -198,7 +198,7 @@ def test_the_bonus_page_refuses_huge_points_without_a_500(client, season, presid
     data = {"adj-player": player("Alice").pk, "adj-code": "hote", "adj-points": str(10**20)}
     response = client.post(reverse("championship:adjustment_add", args=[round_.pk]), data)
     assert response.status_code == 200
-    assert f"Points : {10**20} n&#x27;est pas entre -100 et 100." in response.content.decode()
+    assert f"Points : {10**20} n&#x27;est pas entre -100 et 100." in response.content.decode()
     assert not Adjustment.objects.exists()
 
 
@@ -209,7 +209,7 @@ def test_it_refuses_control_characters_in_a_motif(season, president):
         round_, {"player": player("Alice").pk, "code": "hote", "motif": "feuille\x01relue"}, board=True
     )
     assert not form.is_valid()
-    assert form.errors["motif"] == ["Motif : caractère de contrôle U+0001 interdit."]
+    assert form.errors["motif"] == ["Motif : caractère de contrôle U+0001 interdit."]
 
 
 # --- deals -----------------------------------------------------------------------------------------
@@ -224,5 +224,5 @@ def test_it_refuses_a_deal_beyond_the_last_deal_number(season):
     form = DealForm(round_, {"kind": "passed", "dealer": dealer.pk})
     assert form.number == 201
     assert not form.is_valid()
-    assert form.non_field_errors() == ["Donne 201 : une manche compte au plus 200 donnes."]
+    assert form.non_field_errors() == ["Donne 201 : une manche compte au plus 200 donnes."]
     assert round_.deals.count() == 200

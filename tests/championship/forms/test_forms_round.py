@@ -55,20 +55,20 @@ def test_it_seats_four_players(season):
 def test_it_refuses_fewer_than_four_players(season):
     form = RoundCreateForm(season, rows(NAMES[:3]))
     assert not form.is_valid()
-    assert form.errors["player_4"] == ["Joueurs : une manche se joue à 4 ou 5 joueurs (3 choisis)."]
+    assert form.errors["player_4"] == ["Joueurs : une manche se joue à 4 ou 5 joueurs (3 choisis)."]
     assert not Round.objects.exists()
 
 
 def test_it_refuses_a_player_seated_twice(season):
     form = RoundCreateForm(season, rows(["Alice", "Bruno", "Chloé", "Alice", "Émile"]))
     assert not form.is_valid()
-    assert form.errors["player_4"] == ["Joueur 4 : Alice occupe déjà la place 1."]
+    assert form.errors["player_4"] == ["Joueur 4 : Alice occupe déjà la place 1."]
 
 
 def test_it_refuses_a_colour_taken_twice(season):
     form = RoundCreateForm(season, rows(colours=["blanc", "jaune", "rouge", "jaune", "vert"]))
     assert not form.is_valid()
-    assert form.errors["colour_4"] == ["Couleur 4 : les jetons jaunes sont déjà à la place 2."]
+    assert form.errors["colour_4"] == ["Couleur 4 : les jetons jaunes sont déjà à la place 2."]
 
 
 def test_it_allows_seats_without_colour(season):
@@ -81,12 +81,12 @@ def test_it_refuses_a_number_already_used(season):
     make_round(season, number=2)
     form = RoundCreateForm(season, rows(number="2"))
     assert not form.is_valid()
-    assert form.errors["number"] == ["Numéro : la manche 2 existe déjà dans cette phase."]
+    assert form.errors["number"] == ["Numéro : la manche 2 existe déjà dans cette phase."]
 
 
 def test_it_requires_a_valid_date(season):
     form = RoundCreateForm(season, rows(date="19/13/2010"))
-    assert form.errors["date"] == ["Date : date invalide."]
+    assert form.errors["date"] == ["Date : date invalide."]
 
 
 def test_it_creates_a_totals_only_round_with_ranks(season):
@@ -107,19 +107,19 @@ def test_it_creates_a_totals_only_round_with_ranks(season):
 def test_it_refuses_totals_that_do_not_sum_to_zero(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -100, -200], totals_only="on"))
     assert not form.is_valid()
-    assert form.non_field_errors() == ["Totaux : ils doivent s'annuler, or leur somme fait 30 (et non 0)."]
+    assert form.non_field_errors() == ["Totaux : ils doivent s'annuler, or leur somme fait 30 (et non 0)."]
     assert not Round.objects.exists()
 
 
 def test_it_requires_every_total_of_a_totals_only_round(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -330, ""], totals_only="on"))
-    assert form.errors["total_5"] == ["Total 5 : le total d'Émile est obligatoire."]
+    assert form.errors["total_5"] == ["Total 5 : le total d'Émile est obligatoire."]
 
 
 def test_it_refuses_totals_on_a_round_with_deals(season):
     form = RoundCreateForm(season, rows(totals=[300, 50, -20, -330, 0]))
     assert form.errors["total_1"] == [
-        "Total 1 : à remplir seulement pour une manche « totaux seuls » (cochez la case)."
+        "Total 1 : à remplir seulement pour une manche « totaux seuls » (cochez la case)."
     ]
 
 
@@ -127,7 +127,7 @@ def test_it_refuses_a_total_without_a_player(season):
     data = rows(NAMES[:4], totals=[10, -10, 0, 0], totals_only="on")
     data["total_5"] = "0"
     assert RoundCreateForm(season, data).errors["player_5"] == [
-        "Joueur 5 : choisissez le joueur de ce total."
+        "Joueur 5 : choisissez le joueur de ce total."
     ]
 
 
@@ -144,27 +144,27 @@ def test_it_offers_board_only_bonuses_to_the_board_only(season, board, codes):
 def test_it_refuses_a_board_only_malus_from_a_secretary(season):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Alice").pk, "code": "ethique"})
-    assert form.errors["code"] == ["Bonus ou malus : « Manquement à l'éthique » est réservé à la Direction."]
+    assert form.errors["code"] == ["Bonus ou malus : « Manquement à l'éthique » est réservé à la Direction."]
 
 
 def test_it_refuses_a_code_outside_the_catalogue(season):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Alice").pk, "code": "pourboire"}, board=True)
-    assert form.errors["code"] == ["Bonus ou malus : « pourboire » n'est pas dans le catalogue de la saison."]
+    assert form.errors["code"] == ["Bonus ou malus : « pourboire » n'est pas dans le catalogue de la saison."]
 
 
 def test_it_refuses_custom_points_from_a_secretary(season):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Alice").pk, "code": "retard", "points": "-5"})
     assert form.non_field_errors() == [
-        "Points : seule la Direction peut fixer d'autres points que ceux du catalogue."
+        "Points : seule la Direction peut fixer d'autres points que ceux du catalogue."
     ]
 
 
 def test_it_refuses_a_player_who_is_not_seated(season):
     round_ = make_round(season)
     form = AdjustmentForm(round_, {"player": player("Zoé").pk, "code": "retard"})
-    assert form.errors["player"] == ["Joueur : ce joueur n'est pas à cette table."]
+    assert form.errors["player"] == ["Joueur : ce joueur n'est pas à cette table."]
 
 
 def test_it_refuses_the_same_colour_for_two_seats(season):
@@ -172,7 +172,7 @@ def test_it_refuses_the_same_colour_for_two_seats(season):
     data = {f"colour_{position}": colour for position, colour in enumerate(COLOURS)}
     data["colour_1"] = "blanc"
     form = SeatColoursForm(round_, data)
-    assert form.errors["colour_1"] == ["Couleur de Bruno : les jetons blancs sont déjà à Alice."]
+    assert form.errors["colour_1"] == ["Couleur de Bruno : les jetons blancs sont déjà à Alice."]
 
 
 def test_it_lets_two_players_swap_their_colours(season):

@@ -223,7 +223,11 @@ def test_it_computes_afresh_inside_the_transaction_of_a_write(season, django_cap
     "url, backend, location",
     [
         (None, "django.core.cache.backends.locmem.LocMemCache", "tarot"),
-        ("redis://127.0.0.1:6379/1", "django.core.cache.backends.redis.RedisCache", "redis://127.0.0.1:6379/1"),
+        (
+            "redis://127.0.0.1:6379/1",
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://127.0.0.1:6379/1",
+        ),
         ("file:///srv/cache", "federation.cache.FileCache", "/srv/cache"),
     ],
 )

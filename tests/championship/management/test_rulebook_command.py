@@ -49,12 +49,12 @@ def test_it_replaces_the_rulebook_and_lists_the_players_whose_points_changed(fed
     after = points()
     changed = sorted(name for name in before if before[name] != after[name])
     assert changed, "a garde worth twice as much changes somebody's season"
-    assert f"Règlement de la saison {SEASON} remplacé ; saison recalculée." in printed
+    assert f"Règlement de la saison {SEASON} remplacé ; saison recalculée." in printed
     assert f"Points de championnat changés ({len(changed)} joueur" in printed
     for name in changed:
-        assert f"  {name} : {before[name]} → {after[name]}".replace("-", "\N{MINUS SIGN}") in printed
+        assert f"  {name} : {before[name]} → {after[name]}".replace("-", "\N{MINUS SIGN}") in printed
     for name in set(before) - set(changed):
-        assert f"  {name} :" not in printed
+        assert f"  {name} :" not in printed
     federation.refresh_from_db()
     assert federation.rulebook_text == text
     record = federation.history.order_by("-history_date").first()
@@ -64,7 +64,8 @@ def test_it_replaces_the_rulebook_and_lists_the_players_whose_points_changed(fed
 def test_it_refuses_a_bad_file_naming_the_field_and_changes_nothing(federation, tmp_path):
     before, text = points(), federation.rulebook_text
     (tmp_path / "bad.toml").write_text(text.replace("\ngarde = 2\n", "\ngarde = -2\n"), "utf-8")
-    with pytest.raises(CommandError, match=r"rien n'est enregistré — deal\.multipliers\.garde : doit être"):
+    refused = r"rien n'est enregistré — deal\.multipliers\.garde\u00a0: doit être"
+    with pytest.raises(CommandError, match=refused):
         run(SEASON, "--file", str(tmp_path / "bad.toml"), "--reason", "essai")
     federation.refresh_from_db()
     assert federation.rulebook_text == text and points() == before
@@ -73,9 +74,9 @@ def test_it_refuses_a_bad_file_naming_the_field_and_changes_nothing(federation, 
 def test_it_refuses_a_change_without_a_reason_and_changes_nothing(federation, tmp_path):
     before, text = points(), federation.rulebook_text
     (tmp_path / "r.toml").write_text(text.replace("\ngarde = 2\n", "\ngarde = 4\n"), "utf-8")
-    with pytest.raises(CommandError, match="Motif de la modification : obligatoire.*Rien n'est enregistré"):
+    with pytest.raises(CommandError, match="Motif de la modification : obligatoire.*Rien n'est enregistré"):
         run(SEASON, "--file", str(tmp_path / "r.toml"))
-    with pytest.raises(CommandError, match="Motif de la modification : obligatoire"):
+    with pytest.raises(CommandError, match="Motif de la modification : obligatoire"):
         run(SEASON, "--file", str(tmp_path / "r.toml"), "--reason", "   ")
     federation.refresh_from_db()
     assert federation.rulebook_text == text and points() == before

@@ -181,7 +181,7 @@ def test_thirty_readers_right_after_a_write_compute_the_figures_once(season, mon
     pages = [outcome.get("value", outcome) for _thread, outcome in readers]
     assert all(page == pages[0] for page in pages), pages
     assert calls == {"standings": 1, "table": 1}
-    print(f"30 lectures à froid : {calls}")
+    print(f"30 lectures à froid : {calls}")
 
 
 def test_a_lock_left_by_a_killed_worker_delays_the_others_a_moment_at_most(season, monkeypatch):

@@ -114,7 +114,7 @@ def test_homologating_while_a_bonus_is_added_leaves_the_right_championship_lines
         services.rescore_round(round_)  # what the stored inputs give, computed again alone
         assert lines_of(round_) == stored
         outcomes.append(results[1][0])
-    print(f"bonus avant l'homologation : {outcomes.count('ok')}, refusé après : {outcomes.count('reason')}")
+    print(f"bonus avant l'homologation : {outcomes.count('ok')}, refusé après : {outcomes.count('reason')}")
 
 
 def test_the_same_deal_sent_twenty_times_at_once_is_stored_once(season, secretary):

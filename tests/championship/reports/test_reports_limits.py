@@ -79,7 +79,7 @@ def test_it_refuses_a_report_over_the_limit_in_the_form_naming_the_field(client,
     assert response.status_code == 200
     html = response.content.decode()
     limit = f"{REPORT_TEXT_MAX_LENGTH:,}".replace(",", "\N{NO-BREAK SPACE}")
-    assert f"Récit : {limit} caractères au plus" in html
+    assert f"Récit : {limit} caractères au plus" in html
     assert not Report.objects.exists()
 
 
@@ -103,7 +103,7 @@ def test_it_refuses_a_report_over_the_limit_in_the_model_and_the_service(homolog
         report.save()
     with pytest.raises(RoundError) as error:
         save_report(homologated, TOO_LONG)
-    assert error.value.code == "text" and error.value.message.startswith("Récit : 10")
+    assert error.value.code == "text" and error.value.message.startswith("Récit : 10")
     assert not Report.objects.exists()
     save_report(homologated, "a" * REPORT_TEXT_MAX_LENGTH)
     assert len(Report.objects.get().text) == REPORT_TEXT_MAX_LENGTH
@@ -161,12 +161,13 @@ def test_it_shows_only_the_allowed_length_of_a_report_stored_before_the_limit(
 
 @pytest.mark.parametrize("control", ["\x00", "\x07", "\x1b", "\x85"])
 def test_it_refuses_control_characters_in_a_report_keeping_lines(client, homologated, bruno, control):
-    with pytest.raises(ValidationError, match="Récit : caractère de contrôle"):
+    with pytest.raises(ValidationError) as refused:
         validate_report_text(f"Une soirée{control} mémorable")
+    assert refused.value.messages[0].startswith("Récit : caractère de contrôle")
     login(client, bruno)
     response = client.post(edit_url(homologated), {"text": f"Une soirée{control} mémorable"})
     assert response.status_code == 200
-    assert "Récit : caractère de contrôle" in response.content.decode()
+    assert "Récit : caractère de contrôle" in response.content.decode()
     assert not Report.objects.exists()
     save_report(homologated, "Première ligne\n\tseconde ligne")
     assert Report.objects.get().text == "Première ligne\n\tseconde ligne"

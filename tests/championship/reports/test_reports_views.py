@@ -88,7 +88,12 @@ def test_it_shows_the_report_of_a_homologated_round_to_anyone(client, homologate
     assert edit_url(homologated) not in html
 
 
-def test_the_report_stays_in_french_for_an_english_visitor(client, homologated):
+def test_the_report_page_speaks_english_to_an_english_visitor_and_its_pdf_stays_french(client, homologated):
+    """Issue 35: the page in the visitor's language, its facts, tables and highlights included; the
+    narrative as its author wrote it; the PDF in French (README)."""
+    Report.objects.create(
+        round=homologated, author=player("Bruno"), text="Une *grande* soirée.", filed_on=None
+    )
     html = client.get(page_url(homologated), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Open the PDF" in html  # the page around it follows the visitor's language
     assert "Poignée simple de Bruno" in html and "Misère de Chloé" in html
@@ -230,9 +235,9 @@ def test_it_names_the_field_of_each_error_in_french(client, homologated, preside
     response = client.post(edit_url(homologated), {"text": "  ", "author": "", "filed_on": "2010-11-01"})
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Récit : écrivez le compte-rendu" in html
-    assert "Auteur : choisissez" in html
-    assert "Rendu le : la date ne peut pas précéder la manche" in html
+    assert "Récit : écrivez le compte-rendu" in html
+    assert "Auteur : choisissez" in html
+    assert "Rendu le : la date ne peut pas précéder la manche" in html
     assert not Report.objects.exists()
 
 
@@ -242,13 +247,13 @@ def test_it_refuses_a_filing_date_in_the_future(client, homologated, president):
     response = client.post(
         edit_url(homologated), {"text": "T.", "author": player("Bruno").pk, "filed_on": tomorrow}
     )
-    assert "Rendu le : la date ne peut pas être dans le futur" in response.content.decode()
+    assert "Rendu le : la date ne peut pas être dans le futur" in response.content.decode()
 
 
 def test_it_refuses_an_author_who_did_not_play(client, homologated, president, member):
     login(client, president)
     response = client.post(edit_url(homologated), {"text": "T.", "author": member.pk})
-    assert "Auteur : choisissez un joueur de la table" in response.content.decode()
+    assert "Auteur : choisissez un joueur de la table" in response.content.decode()
 
 
 def test_it_previews_without_saving(client, homologated, bruno):

@@ -89,7 +89,7 @@ def test_the_confirmation_shows_the_round_totals_and_publishes_nothing_yet(as_us
     response = as_user("president").get(homologate_url(submitted))
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Homologuer cette manche ?" in html
+    assert "Homologuer cette manche ?" in html
     for name, total in submitted.seats.values_list("player__name", "total"):
         assert name in html
         assert (f"−{-total}" if total < 0 else str(total)) in html
@@ -129,7 +129,7 @@ def test_a_confirmation_read_before_another_change_is_refused(as_user, submitted
     response = as_user("president").post(homologate_url(submitted), {"version": stale}, follow=True)
     submitted.refresh_from_db()
     assert submitted.status == Round.SUBMITTED
-    assert "Homologuer cette manche ?" in response.content.decode()
+    assert "Homologuer cette manche ?" in response.content.decode()
 
 
 def test_a_homologated_round_sends_back_to_its_page(as_user, submitted):

@@ -17,10 +17,10 @@ TRACK = [(1, 0), (2, 0), (3, 50), (4, 0), (5, 0), (6, 50), (7, 0), (8, 50), (9, 
 def test_it_draws_a_bar_for_each_deal_leaving_a_pot_to_scale():
     chart = pot_chart(TRACK)
     assert [title for *_box, title in chart.bars] == [
-        "Donne 3 : 50 dans le pot",
-        "Donne 6 : 50 dans le pot",
-        "Donne 8 : 50 dans le pot",
-        "Donne 9 : 60 dans le pot",
+        "Donne 3 : 50 dans le pot",
+        "Donne 6 : 50 dans le pot",
+        "Donne 8 : 50 dans le pot",
+        "Donne 9 : 60 dans le pot",
     ]
     heights = [height for _x, _y, _width, height, _title in chart.bars]
     assert heights[0] == heights[1] == heights[2] < heights[3]

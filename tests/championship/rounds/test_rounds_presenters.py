@@ -44,7 +44,7 @@ def test_it_explains_each_deal_with_the_terms_of_the_engine(season):
     assert labels["Poignée simple (Bruno)"] == 20
     assert labels["Arrondi à 10"] == 110
     assert labels["Misère de Chloé (10 × 4)"] == 40
-    assert labels["Pot vide : chacun mise 10"] == 50
+    assert labels["Pot vide : chacun mise 10"] == 50
     assert labels["Pot gagné par Bruno"] == 50
     assert first.summary == "Garde de Bruno avec David, faite de 8"
     assert first.announces == ("Poignée simple de Bruno", "Misère de Chloé", "Petit au bout (attaque)")
@@ -106,14 +106,14 @@ def test_it_tells_the_history_most_recent_first_with_who_and_why(season, preside
     store_deal_form(form)
     latest, homologation, *older = round_history(round_)
     assert latest.why == "erreur de recopie"
-    assert latest.changes[0] == "Donne 4 : points du preneur 44,5 → 52"
-    assert latest.changes[-2].startswith("Totaux : Alice −650 → ")
+    assert latest.changes[0] == "Donne 4 : points du preneur 44,5 → 52"
+    assert latest.changes[-2].startswith("Totaux : Alice −650 → ")
     # the round counted already: each player's place and championship points, before → after
     assert latest.changes[-1] == (
-        "Championnat (place dans la manche, points) : Alice 5e place → 1re place, 1 → 11 pts ; "
-        "Bruno 1re place → 2e place, 11 → 7 pts ; Chloé 3e place → 4e place, 6 → 3 pts ; "
-        "David 2e place → 3e place, 8 → 5 pts ; Émile 4e place → 5e place, 4 → 2 pts"
+        "Championnat (place dans la manche, points) : Alice 5e place → 1re place, 1 → 11 pts ; "
+        "Bruno 1re place → 2e place, 11 → 7 pts ; Chloé 3e place → 4e place, 6 → 3 pts ; "
+        "David 2e place → 3e place, 8 → 5 pts ; Émile 4e place → 5e place, 4 → 2 pts"
     )
     assert homologation.why == "homologation"
-    assert homologation.changes == ("Manche : statut brouillon → homologuée",)
+    assert homologation.changes == ("Manche : statut brouillon → homologuée",)
     assert older[-1].changes[0] == "Manche créée"

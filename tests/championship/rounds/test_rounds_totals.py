@@ -37,7 +37,7 @@ def test_it_refuses_totals_that_do_not_cancel_out_and_changes_nothing(client, to
     response = post_totals(client, totals_round, {**CORRECTED, "Alice": 110})
     assert response.status_code == 200
     assert (
-        "Totaux : ils doivent s&#x27;annuler, or leur somme fait 10 (et non 0)." in response.content.decode()
+        "Totaux : ils doivent s&#x27;annuler, or leur somme fait 10 (et non 0)." in response.content.decode()
     )
     assert round_totals(totals_round) == TOTALS
 
@@ -45,7 +45,7 @@ def test_it_refuses_totals_that_do_not_cancel_out_and_changes_nothing(client, to
 def test_it_names_the_player_whose_total_is_not_a_number(client, totals_round, secretary):
     client.force_login(secretary.user)
     response = post_totals(client, totals_round, {**CORRECTED, "Chloé": "douze"})
-    assert "Total de Chloé : un nombre entier est attendu." in response.content.decode()
+    assert "Total de Chloé : un nombre entier est attendu." in response.content.decode()
     assert round_totals(totals_round) == TOTALS
 
 

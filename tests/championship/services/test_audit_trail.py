@@ -63,7 +63,7 @@ def test_it_refuses_a_rulebook_change_without_a_reason_on_the_page(client, seaso
     client.force_login(president.user)
     response = client.post(rulebook_url(season), {"rulebook_text": garde_at_three(season), "reason": reason})
     assert response.status_code == 200
-    assert "Motif de la modification : obligatoire" in response.content.decode()
+    assert "Motif de la modification : obligatoire" in response.content.decode()
     assert state(season) == before
 
 
@@ -71,8 +71,8 @@ def test_it_shows_a_bad_rulebook_and_a_missing_reason_together(client, season, p
     client.force_login(president.user)
     bad = season.rulebook_text.replace("5 = [10, 7, 5, 3, 1]", "5 = [10, 7, 5, 3]")
     html = client.post(rulebook_url(season), {"rulebook_text": bad, "reason": ""}).content.decode()
-    assert "championship.rank_points.5 : doit donner 5 valeurs" in html
-    assert "Motif de la modification : obligatoire" in html
+    assert "championship.rank_points.5 : doit donner 5 valeurs" in html
+    assert "Motif de la modification : obligatoire" in html
 
 
 def test_it_refuses_a_rulebook_change_without_a_reason_in_the_services(season, president, played):
@@ -124,7 +124,7 @@ def test_it_requires_the_homologating_official_on_the_command_line(season, playe
 
 
 def test_it_refuses_an_unknown_account_or_one_off_the_season_board(season, players, secretary):
-    with pytest.raises(CommandError, match="--by : aucun compte « personne »"):
+    with pytest.raises(CommandError, match="--by : aucun compte « personne »"):
         call_command("import_round", EXAMPLE, "--homologate", "--by", "personne", stdout=io.StringIO())
     with pytest.raises(CommandError) as error:
         call_command(
@@ -180,7 +180,7 @@ def test_it_refuses_a_reason_longer_than_the_history_keeps(client, season, presi
         rulebook_url(season), {"rulebook_text": garde_at_three(season), "reason": "x" * 101}
     )
     assert response.status_code == 200
-    assert "Motif de la modification : 100 caractères au plus." in response.content.decode()
+    assert "Motif de la modification : 100 caractères au plus." in response.content.decode()
     assert state(season) == before
 
 

@@ -63,7 +63,7 @@ def test_the_page_asks_for_the_reason_and_keeps_the_round(client, season, secret
     client.force_login(secretary.user)
     response = client.post(delete_url(round_), {"motif": ""})
     assert response.status_code == 200
-    assert "Motif : obligatoire" in response.content.decode()
+    assert "Motif : obligatoire" in response.content.decode()
     assert Round.objects.filter(pk=round_.pk).exists()
 
 

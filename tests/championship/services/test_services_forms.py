@@ -37,7 +37,7 @@ def test_a_deal_correction_read_before_another_is_refused_with_the_other_change(
     }
     response = client.post(url, data, follow=True)
     text = response.content.decode()
-    assert "La manche a été modifiée pendant que vous la lisiez : donne 4 modifiée par Secrétaire" in text
+    assert "La manche a été modifiée pendant que vous la lisiez : donne 4 modifiée par Secrétaire" in text
     assert Deal.objects.get(pk=deal.pk).points == 52
 
 
@@ -102,4 +102,4 @@ def test_a_change_meanwhile_is_named_by_the_deal_corrected_not_the_rows_rescored
     services.change_deal(deal, deal_fields(deal, points=52), reason="feuille relue", user=president.user)
     change = services.last_change(homologated)
     assert change.startswith("donne 1 modifiée par Président le ")
-    assert change.endswith("(motif : feuille relue)")
+    assert change.endswith("(motif : feuille relue)")

@@ -100,7 +100,7 @@ def writes_outside_services():
 def test_only_the_services_write_the_competition():
     found = writes_outside_services()
     unexpected = [call for call in found if call not in ALLOWED_CALLS]
-    assert unexpected == [], "écriture hors de championship/services : " + repr(unexpected)
+    assert unexpected == [], "écriture hors de championship/services : " + repr(unexpected)
     assert sorted(set(found)) == sorted(ALLOWED_CALLS), "la liste des exceptions n'est plus exacte"
 
 

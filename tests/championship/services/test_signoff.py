@@ -47,13 +47,13 @@ def test_a_dispute_needs_a_comment(example):
 def test_a_dispute_keeps_its_comment_and_a_later_confirmation_replaces_it_with_history(example):
     bruno = seated_user("Bruno")
     services.sign_sheet(
-        example, bruno, Signoff.DISPUTED, version=example.version, comment="Donne 3 : 51 points"
+        example, bruno, Signoff.DISPUTED, version=example.version, comment="Donne 3 : 51 points"
     )
     services.sign_sheet(example, bruno, Signoff.CONFIRMED, version=example.version, comment="ignored")
     signoff = Signoff.objects.get()
     assert (signoff.verdict, signoff.comment) == ("confirmed", "")
     assert [(r.verdict, r.comment) for r in signoff.history.order_by("history_date")] == [
-        ("disputed", "Donne 3 : 51 points"),
+        ("disputed", "Donne 3 : 51 points"),
         ("confirmed", ""),
     ]
 
@@ -137,5 +137,5 @@ def test_a_sign_off_without_its_version_is_refused(example):
     with pytest.raises(RoundError) as refused:
         services.sign_sheet(example, seated_user("Alice"), Signoff.CONFIRMED, version=None)
     assert refused.value.code == "version"
-    assert refused.value.message.startswith("Version : ")
+    assert refused.value.message.startswith("Version : ")
     assert not Signoff.objects.exists()

@@ -55,7 +55,7 @@ def test_a_wrong_code_is_refused_naming_the_field(example, code):
             example, player("Alice"), code, Signoff.CONFIRMED, version=example.version
         )
     assert refused.value.code == "code"
-    assert refused.value.message.startswith("Code : ")
+    assert refused.value.message.startswith("Code : ")
     assert not Signoff.objects.exists()
 
 

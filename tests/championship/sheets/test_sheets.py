@@ -177,7 +177,7 @@ def test_it_refuses_unknown_players_unless_asked_to_create_them(db):
         call_command("import_round", str(FIXTURES / "example.json"))
     message = str(info.value)
     assert "rien n'a été enregistré" in message
-    assert "example.json, champ « players[3].name » : « Chloé » n'est pas un joueur inscrit" in message
+    assert "example.json, champ « players[3].name » : « Chloé » n'est pas un joueur inscrit" in message
     assert "--create-players" in message
     assert not Season.objects.exists() and not Player.objects.exists()
 
@@ -203,7 +203,7 @@ def test_it_homologates_through_the_command(season, players):
 
 
 def test_it_exits_with_a_command_error_on_a_missing_file(db, tmp_path):
-    with pytest.raises(CommandError, match="absent.json : fichier illisible"):
+    with pytest.raises(CommandError, match="absent.json : fichier illisible"):
         call_command("import_round", str(tmp_path / "absent.json"))
 
 
@@ -213,7 +213,7 @@ def test_it_names_the_file_deal_and_field_in_the_command_error(season, players, 
     path = write(tmp_path, sheet)
     with pytest.raises(CommandError) as info:
         call_command("import_round", path)
-    assert f"{path}, donne 4, champ « points » : 92 n'est pas entre 0 et 91" in str(info.value)
+    assert f"{path}, donne 4, champ « points » : 92 n'est pas entre 0 et 91" in str(info.value)
 
 
 def test_it_warns_about_an_unexpected_dealer_but_imports(season, players, tmp_path):
@@ -221,7 +221,7 @@ def test_it_warns_about_an_unexpected_dealer_but_imports(season, players, tmp_pa
     sheet["deals"][1]["dealer"] = "David"
     out = io.StringIO()
     call_command("import_round", write(tmp_path, sheet), stdout=out)
-    assert "avertissement, donne 2 : donneur attendu Bruno, inscrit David" in out.getvalue()
+    assert "avertissement, donne 2 : donneur attendu Bruno, inscrit David" in out.getvalue()
     assert Round.objects.get().warnings
 
 
@@ -252,233 +252,233 @@ INVALID_SHEETS = [
     (
         "season-name",
         change(["season"], "2010-2012"),
-        "champ « season » : « 2010-2012 » n'est pas un nom de saison",
+        "champ « season » : « 2010-2012 » n'est pas un nom de saison",
     ),
-    ("season-type", change(["season"], 2010), "champ « season » : un texte est attendu, pas un nombre"),
-    ("season-missing", change(["season"], DELETE), "champ « season » : champ obligatoire manquant"),
-    ("number-zero", change(["number"], 0), "champ « number » : 0 n'est pas entre 1 et 999"),
+    ("season-type", change(["season"], 2010), "champ « season » : un texte est attendu, pas un nombre"),
+    ("season-missing", change(["season"], DELETE), "champ « season » : champ obligatoire manquant"),
+    ("number-zero", change(["number"], 0), "champ « number » : 0 n'est pas entre 1 et 999"),
     (
         "number-text",
         change(["number"], "12"),
-        "champ « number » : un nombre entier est attendu, pas un texte",
+        "champ « number » : un nombre entier est attendu, pas un texte",
     ),
-    ("date-invalid", change(["date"], "2010-13-01"), "champ « date » : « 2010-13-01 » n'est pas une date"),
-    ("date-format", change(["date"], "19/11/2010"), "champ « date » : « 19/11/2010 » n'est pas une date"),
+    ("date-invalid", change(["date"], "2010-13-01"), "champ « date » : « 2010-13-01 » n'est pas une date"),
+    ("date-format", change(["date"], "19/11/2010"), "champ « date » : « 19/11/2010 » n'est pas une date"),
     (
         "date-outside",
         change(["date"], "2011-08-01"),
-        "champ « date » : le 01/08/2011 n'est pas dans la saison",
+        "champ « date » : le 01/08/2011 n'est pas dans la saison",
     ),
     (
         "place-type",
         change(["place"], ["Chez Steph"]),
-        "champ « place » : un texte est attendu, pas une liste",
+        "champ « place » : un texte est attendu, pas une liste",
     ),
-    ("stage", change(["stage"], "demi"), "champ « stage » : phase inconnue « demi »"),
-    ("playoff-table", change(["stage"], "playoff"), "champ « table » : la table des play-offs"),
-    ("table-regular", change(["table"], "A"), "champ « table » : une table (A ou B) ne se donne que pour"),
+    ("stage", change(["stage"], "demi"), "champ « stage » : phase inconnue « demi »"),
+    ("playoff-table", change(["stage"], "playoff"), "champ « table » : la table des play-offs"),
+    ("table-regular", change(["table"], "A"), "champ « table » : une table (A ou B) ne se donne que pour"),
     # the players
     (
         "players-count",
         lambda s: s["players"].pop() and s["players"].pop() and s,
-        "champ « players » : une table compte 4 ou 5",
+        "champ « players » : une table compte 4 ou 5",
     ),
-    ("players-type", change(["players"], "Alice"), "champ « players » : une liste de joueurs est attendue"),
+    ("players-type", change(["players"], "Alice"), "champ « players » : une liste de joueurs est attendue"),
     (
         "players-duplicate",
         change(["players", 4, "name"], "Alice"),
-        "champ « players[5].name » : Alice est deux fois à la table",
+        "champ « players[5].name » : Alice est deux fois à la table",
     ),
     (
         "players-unknown",
         change(["players", 4, "name"], "Zoé"),
-        "champ « players[5].name » : « Zoé » n'est pas",
+        "champ « players[5].name » : « Zoé » n'est pas",
     ),
-    ("players-close", change(["players", 2, "name"], "Chloe"), "vouliez-vous dire « Chloé » ?"),
-    ("players-name", change(["players", 0, "name"], ""), "champ « players[1].name » : ne doit pas être vide"),
-    ("players-key", change(["players", 0, "surnom"], "Alice"), "champ « players[1].surnom » : clé inconnue"),
-    ("colour", change(["players", 0, "colour"], "violet"), "champ « players[1].colour » : couleur inconnue"),
+    ("players-close", change(["players", 2, "name"], "Chloe"), "vouliez-vous dire « Chloé » ?"),
+    ("players-name", change(["players", 0, "name"], ""), "champ « players[1].name » : ne doit pas être vide"),
+    ("players-key", change(["players", 0, "surnom"], "Alice"), "champ « players[1].surnom » : clé inconnue"),
+    ("colour", change(["players", 0, "colour"], "violet"), "champ « players[1].colour » : couleur inconnue"),
     (
         "colour-twice",
         change(["players", 1, "colour"], "blanc"),
-        "champ « players[2].colour » : la couleur blanc",
+        "champ « players[2].colour » : la couleur blanc",
     ),
     # each field of a deal
     (
         "dealer",
         change(["deals", 0, "dealer"], "Zoé"),
-        "donne 1, champ « dealer » : Zoé n'est pas à cette table",
+        "donne 1, champ « dealer » : Zoé n'est pas à cette table",
     ),
     (
         "dealer-missing",
         change(["deals", 1, "dealer"], DELETE),
-        "donne 2, champ « dealer » : champ obligatoire",
+        "donne 2, champ « dealer » : champ obligatoire",
     ),
     (
         "kind",
         change(["deals", 1, "kind"], "nulle"),
-        "donne 2, champ « kind » : type de donne inconnu « nulle »",
+        "donne 2, champ « kind » : type de donne inconnu « nulle »",
     ),
     (
         "kind-missing",
         change(["deals", 1, "kind"], DELETE),
-        "donne 2, champ « kind » : type de donne manquant",
+        "donne 2, champ « kind » : type de donne manquant",
     ),
     (
         "not-played",
         change(["deals", 1, "taker"], "Alice"),
-        "donne 2, champ « taker » : sans objet pour une donne",
+        "donne 2, champ « taker » : sans objet pour une donne",
     ),
-    ("taker", change(["deals", 0, "taker"], "Zoé"), "donne 1, champ « taker » : Zoé n'est pas à cette table"),
-    ("taker-type", change(["deals", 0, "taker"], 2), "donne 1, champ « taker » : un texte est attendu"),
-    ("contract", change(["deals", 0, "contract"], "grande"), "donne 1, champ « contract » : contrat inconnu"),
+    ("taker", change(["deals", 0, "taker"], "Zoé"), "donne 1, champ « taker » : Zoé n'est pas à cette table"),
+    ("taker-type", change(["deals", 0, "taker"], 2), "donne 1, champ « taker » : un texte est attendu"),
+    ("contract", change(["deals", 0, "contract"], "grande"), "donne 1, champ « contract » : contrat inconnu"),
     (
         "contract-missing",
         change(["deals", 0, "contract"], DELETE),
-        "donne 1, champ « contract » : le contrat",
+        "donne 1, champ « contract » : le contrat",
     ),
-    ("called", change(["deals", 0, "called"], "etoile"), "donne 1, champ « called » : couleur inconnue"),
+    ("called", change(["deals", 0, "called"], "etoile"), "donne 1, champ « called » : couleur inconnue"),
     (
         "called-rank",
         change(["deals", 0, "called_rank"], "valet"),
-        "donne 1, champ « called_rank » : carte appelée inconnue",
+        "donne 1, champ « called_rank » : carte appelée inconnue",
     ),
     (
         "partner-self",
         change(["deals", 0, "partner"], "Bruno"),
-        "donne 1, champ « partner » : le preneur ne peut",
+        "donne 1, champ « partner » : le preneur ne peut",
     ),
-    ("partner-missing", change(["deals", 3, "partner"], DELETE), "donne 4, champ « partner » : à 5 joueurs"),
-    ("bouts", change(["deals", 0, "bouts"], 4), "donne 1, champ « bouts » : 4 n'est pas entre 0 et 3"),
+    ("partner-missing", change(["deals", 3, "partner"], DELETE), "donne 4, champ « partner » : à 5 joueurs"),
+    ("bouts", change(["deals", 0, "bouts"], 4), "donne 1, champ « bouts » : 4 n'est pas entre 0 et 3"),
     (
         "bouts-type",
         change(["deals", 0, "bouts"], "2"),
-        "donne 1, champ « bouts » : un nombre entier est attendu",
+        "donne 1, champ « bouts » : un nombre entier est attendu",
     ),
-    ("points", change(["deals", 3, "points"], 92), "donne 4, champ « points » : 92 n'est pas entre 0 et 91"),
+    ("points", change(["deals", 3, "points"], 92), "donne 4, champ « points » : 92 n'est pas entre 0 et 91"),
     (
         "points-half",
         change(["deals", 3, "points"], 44.3),
-        "donne 4, champ « points » : 44,3 n'est pas un multiple",
+        "donne 4, champ « points » : 44,3 n'est pas un multiple",
     ),
     (
         "points-bouts",
         change(["deals", 0, "points"], 5),
-        "donne 1, champ « points » : avec 2 bout(s), le preneur",
+        "donne 1, champ « points » : avec 2 bout(s), le preneur",
     ),
     (
         "points-type",
         change(["deals", 0, "points"], "49"),
-        "donne 1, champ « points » : un nombre est attendu",
+        "donne 1, champ « points » : un nombre est attendu",
     ),
     (
         "poignee-size",
         change(["deals", 0, "poignees", 0, "size"], "quadruple"),
-        "donne 1, champ « poignees[1].size » : taille de poignée inconnue « quadruple »",
+        "donne 1, champ « poignees[1].size » : taille de poignée inconnue « quadruple »",
     ),
     (
         "poignee-player",
         change(["deals", 0, "poignees", 0, "player"], "Zoé"),
-        "donne 1, champ « poignees » : Zoé n'est pas à cette table",
+        "donne 1, champ « poignees » : Zoé n'est pas à cette table",
     ),
     (
         "poignee-twice",
         lambda s: s["deals"][0]["poignees"].append({"player": "Bruno", "size": "double"}) or s,
-        "donne 1, champ « poignees » : Bruno ne peut montrer qu'une poignée",
+        "donne 1, champ « poignees » : Bruno ne peut montrer qu'une poignée",
     ),
     (
         "poignee-key",
         change(["deals", 0, "poignees", 0, "atouts"], 8),
-        "donne 1, champ « poignees[1].atouts » : clé inconnue",
+        "donne 1, champ « poignees[1].atouts » : clé inconnue",
     ),
     (
         "miseres",
         change(["deals", 0, "miseres"], ["Zoé"]),
-        "donne 1, champ « miseres » : Zoé n'est pas à cette table",
+        "donne 1, champ « miseres » : Zoé n'est pas à cette table",
     ),
     (
         "miseres-twice",
         change(["deals", 0, "miseres"], ["Chloé", "Chloé"]),
-        "donne 1, champ « miseres » : Chloé",
+        "donne 1, champ « miseres » : Chloé",
     ),
-    ("miseres-type", change(["deals", 0, "miseres"], "Chloé"), "donne 1, champ « miseres » : une liste"),
+    ("miseres-type", change(["deals", 0, "miseres"], "Chloé"), "donne 1, champ « miseres » : une liste"),
     (
         "petit-au-bout",
         change(["deals", 0, "petit_au_bout"], "both"),
-        "donne 1, champ « petit_au_bout » : camp inconnu « both »",
+        "donne 1, champ « petit_au_bout » : camp inconnu « both »",
     ),
     (
         "chelem-made-by",
         change(["deals", 0, "chelem", "made_by"], "attack"),
-        "donne 1, champ « chelem.made_by » : un chelem de l'attaque demande au moins 86,5 points",
+        "donne 1, champ « chelem.made_by » : un chelem de l'attaque demande au moins 86,5 points",
     ),
     (
         "chelem-side",
         change(["deals", 0, "chelem", "made_by"], "personne"),
-        "donne 1, champ « chelem.made_by » : camp inconnu « personne »",
+        "donne 1, champ « chelem.made_by » : camp inconnu « personne »",
     ),
     (
         "chelem-announced",
         change(["deals", 0, "chelem", "announced"], "oui"),
-        "donne 1, champ « chelem.announced » : true ou false est attendu, pas un texte",
+        "donne 1, champ « chelem.announced » : true ou false est attendu, pas un texte",
     ),
     (
         "chelem-key",
         change(["deals", 0, "chelem", "by"], "attack"),
-        "donne 1, champ « chelem.by » : clé inconnue",
+        "donne 1, champ « chelem.by » : clé inconnue",
     ),
-    ("deal-key", change(["deals", 2, "note"], "oups"), "donne 3, champ « note » : clé inconnue"),
-    ("deal-type", change(["deals", 2], "misdeal"), "donne 3, champ « deals » : une donne est un objet"),
-    ("deals-empty", change(["deals"], []), "champ « deals » : au moins une donne est attendue"),
-    ("deals-and-totals", change(["totals"], {"Alice": 0}), "champ « totals » : une feuille donne soit"),
-    ("no-deals", change(["deals"], DELETE), "champ « deals » : champ obligatoire manquant"),
+    ("deal-key", change(["deals", 2, "note"], "oups"), "donne 3, champ « note » : clé inconnue"),
+    ("deal-type", change(["deals", 2], "misdeal"), "donne 3, champ « deals » : une donne est un objet"),
+    ("deals-empty", change(["deals"], []), "champ « deals » : au moins une donne est attendue"),
+    ("deals-and-totals", change(["totals"], {"Alice": 0}), "champ « totals » : une feuille donne soit"),
+    ("no-deals", change(["deals"], DELETE), "champ « deals » : champ obligatoire manquant"),
     # adjustments
     (
         "adjustment-code",
         change(["adjustments", 0, "code"], "retardataire"),
-        "champ « adjustments[1].code » : « retardataire » n'est pas dans le catalogue de la saison",
+        "champ « adjustments[1].code » : « retardataire » n'est pas dans le catalogue de la saison",
     ),
     (
         "adjustment-points",
         change(["adjustments", 0, "points"], "-2"),
-        "champ « adjustments[1].points » : un nombre entier est attendu, pas un texte",
+        "champ « adjustments[1].points » : un nombre entier est attendu, pas un texte",
     ),
     (
         "adjustment-player",
         change(["adjustments", 0, "player"], "Zoé"),
-        "champ « adjustments[1].player » : « Zoé » n'est pas un joueur inscrit",
+        "champ « adjustments[1].player » : « Zoé » n'est pas un joueur inscrit",
     ),
     (
         "adjustment-missing-code",
         change(["adjustments", 0, "code"], DELETE),
-        "champ « adjustments[1].code » : champ obligatoire manquant",
+        "champ « adjustments[1].code » : champ obligatoire manquant",
     ),
     # report
     (
         "report-author",
         change(["report", "author"], "Zoé"),
-        "champ « report.author » : Zoé n'est pas à cette table",
+        "champ « report.author » : Zoé n'est pas à cette table",
     ),
     (
         "report-filed",
         change(["report", "filed"], "2010-11-18"),
-        "champ « report.filed » : rendu le 18/11/2010",
+        "champ « report.filed » : rendu le 18/11/2010",
     ),
     (
         "report-date",
         change(["report", "filed"], "demain"),
-        "champ « report.filed » : « demain » n'est pas une date",
+        "champ « report.filed » : « demain » n'est pas une date",
     ),
-    ("report-key", change(["report", "titre"], "Soirée"), "champ « report.titre » : clé inconnue"),
-    ("report-type", change(["report"], "très bien"), "champ « report » : un objet {…} est attendu"),
+    ("report-key", change(["report", "titre"], "Soirée"), "champ « report.titre » : clé inconnue"),
+    ("report-type", change(["report"], "très bien"), "champ « report » : un objet {…} est attendu"),
     # expected totals and the sheet itself
     (
         "expected",
         change(["expected_totals", "Chloé"], 40),
-        "champ « expected_totals » : Chloé : attendu 40, calculé 50",
+        "champ « expected_totals » : Chloé : attendu 40, calculé 50",
     ),
     ("expected-missing", change(["expected_totals", "Émile"], DELETE), "il manque le total d'Émile"),
-    ("unknown-key", change(["joueurs"], []), "champ « joueurs » : clé inconnue"),
+    ("unknown-key", change(["joueurs"], []), "champ « joueurs » : clé inconnue"),
 ]
 
 
@@ -495,15 +495,15 @@ def test_it_refuses_an_invalid_sheet_naming_file_deal_and_field(season, players,
 def test_it_gives_the_exact_message_of_the_format(season, players):
     sheet = example()
     sheet["deals"][3]["points"] = 92
-    assert errors_of(sheet) == ["demo.json, donne 4, champ « points » : 92 n'est pas entre 0 et 91"]
+    assert errors_of(sheet) == ["demo.json, donne 4, champ « points » : 92 n'est pas entre 0 et 91"]
 
 
 def test_it_names_each_player_whose_total_differs(season, players):
     sheet = example()
     sheet["expected_totals"].update({"Chloé": 40, "Alice": -640})
     assert errors_of(sheet) == [
-        "demo.json, champ « expected_totals » : Alice : attendu -640, calculé -650",
-        "demo.json, champ « expected_totals » : Chloé : attendu 40, calculé 50",
+        "demo.json, champ « expected_totals » : Alice : attendu -640, calculé -650",
+        "demo.json, champ « expected_totals » : Chloé : attendu 40, calculé 50",
     ]
 
 
@@ -514,7 +514,7 @@ def test_it_reports_every_structure_error_of_a_file_at_once(season, players):
     sheet["adjustments"][0]["code"] = "inconnu"
     messages = errors_of(sheet)
     assert len(messages) == 3
-    assert [m.split(" : ")[0] for m in messages] == [
+    assert [m.split(" : ")[0] for m in messages] == [
         "demo.json, donne 1, champ « bouts »",
         "demo.json, donne 4, champ « points »",
         "demo.json, champ « adjustments[1].code »",
@@ -525,7 +525,7 @@ def test_it_refuses_totals_that_do_not_sum_to_zero(season, players):
     sheet = totals_only_example()
     sheet["totals"]["Alice"] = 310
     assert errors_of(sheet) == [
-        "demo.json, champ « totals » : les totaux doivent s'annuler (leur somme fait 10)"
+        "demo.json, champ « totals » : les totaux doivent s'annuler (leur somme fait 10)"
     ]
 
 
@@ -534,29 +534,29 @@ def test_it_refuses_totals_that_miss_a_player_or_are_not_integers(season, player
     del sheet["totals"]["Émile"]
     sheet["totals"]["Alice"] = 12.5
     messages = errors_of(sheet)
-    assert "demo.json, champ « totals.Alice » : un nombre entier est attendu, pas 12,5" in messages
-    assert "demo.json, champ « totals » : il manque le total d'Émile" in messages
+    assert "demo.json, champ « totals.Alice » : un nombre entier est attendu, pas 12,5" in messages
+    assert "demo.json, champ « totals » : il manque le total d'Émile" in messages
 
 
 def test_it_gives_line_and_column_of_malformed_json(season, players):
     text = json.dumps(example(), indent=2).replace('"number": 12,', '"number": 12', 1)
     [message] = errors_of(text)
-    assert message.startswith("demo.json : JSON illisible à la ligne 4, colonne 3 (virgule attendue)")
+    assert message.startswith("demo.json : JSON illisible à la ligne 4, colonne 3 (virgule attendue)")
 
 
 def test_it_refuses_duplicate_keys_and_non_objects(season, players):
     assert errors_of('{"season": "2010-2011", "season": "2011-2012"}') == [
-        "demo.json : JSON refusé : la clé « season » apparaît deux fois dans le même objet"
+        "demo.json : JSON refusé : la clé « season » apparaît deux fois dans le même objet"
     ]
-    assert errors_of("[1, 2]") == ["demo.json : la feuille doit être un objet JSON {…}, pas une liste"]
-    assert errors_of(b"\xff\xfe") == ["demo.json : le fichier n'est pas un texte UTF-8"]
+    assert errors_of("[1, 2]") == ["demo.json : la feuille doit être un objet JSON {…}, pas une liste"]
+    assert errors_of(b"\xff\xfe") == ["demo.json : le fichier n'est pas un texte UTF-8"]
 
 
 def test_it_refuses_a_round_that_already_exists(season, players):
     import_sheets([("a.json", json.dumps(example()))])
     before = model_counts()
     assert errors_of(example()) == [
-        "demo.json, champ « number » : la manche 12 de la saison 2010-2011 existe déjà"
+        "demo.json, champ « number » : la manche 12 de la saison 2010-2011 existe déjà"
     ]
     assert model_counts() == before
 
@@ -566,7 +566,7 @@ def test_it_refuses_the_same_round_twice_in_one_import(season, players):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("a.json", text), ("b.json", text)])
     assert info.value.messages == [
-        "b.json, champ « number » : la manche 12 de la saison 2010-2011 existe déjà"
+        "b.json, champ « number » : la manche 12 de la saison 2010-2011 existe déjà"
     ]
     assert not Round.objects.exists()
 
@@ -579,9 +579,9 @@ def test_it_refuses_board_acts_from_a_secretary(season, players, secretary):
     ]
     messages = errors_of(sheet, user=secretary.user, homologate=True)
     assert messages == [
-        "demo.json, champ « season » : seule la Direction de la saison 2010-2011 peut homologuer une manche",
-        "demo.json, champ « adjustments[1].points » : seule la Direction fixe des points hors catalogue",
-        "demo.json, champ « adjustments[2].code » : « Manquement à l'éthique » est réservé à la Direction",
+        "demo.json, champ « season » : seule la Direction de la saison 2010-2011 peut homologuer une manche",
+        "demo.json, champ « adjustments[1].points » : seule la Direction fixe des points hors catalogue",
+        "demo.json, champ « adjustments[2].code » : « Manquement à l'éthique » est réservé à la Direction",
     ]
 
 
@@ -596,14 +596,14 @@ def test_it_lets_officials_set_adjustment_points(season, players, president):
 
 def test_it_refuses_a_season_the_user_does_not_run(season, players, secretary, member):
     assert errors_of(example(), user=member.user) == [
-        "demo.json, champ « season » : seuls le secrétaire et la Direction de la saison 2010-2011 "
+        "demo.json, champ « season » : seuls le secrétaire et la Direction de la saison 2010-2011 "
         "importent ses manches"
     ]
     sheet = example()
     sheet.update(season="2011-2012", date="2011-11-19")
     sheet["report"]["filed"] = "2011-11-24"
     [message] = errors_of(sheet, user=secretary.user)
-    assert message.startswith("demo.json, champ « season » : la saison 2011-2012 n'existe pas")
+    assert message.startswith("demo.json, champ « season » : la saison 2011-2012 n'existe pas")
 
 
 # --- all or nothing -----------------------------------------------------------------------------------
@@ -616,7 +616,7 @@ def test_it_imports_nothing_when_the_second_file_is_bad(db, tmp_path):
     before = model_counts()
     with pytest.raises(CommandError) as info:
         call_command("import_round", good, write(tmp_path, bad, "manche-02.json"), "--create-players")
-    assert "manche-02.json, donne 5, champ « chelem.made_by » : un chelem de l'attaque" in str(info.value)
+    assert "manche-02.json, donne 5, champ « chelem.made_by » : un chelem de l'attaque" in str(info.value)
     assert model_counts() == before
     assert not Season.objects.exists() and not Player.objects.exists()
 
@@ -628,7 +628,7 @@ def test_it_reports_the_errors_of_every_file(season, players, tmp_path):
     second["deals"][3]["contract"] = "garde_avec"
     with pytest.raises(SheetImportError) as info:
         import_sheets([("a.json", json.dumps(first)), ("b.json", json.dumps(second))])
-    assert [m.split(" : ")[0] for m in info.value.messages] == [
+    assert [m.split(" : ")[0] for m in info.value.messages] == [
         "a.json, donne 1, champ « bouts »",
         "b.json, donne 4, champ « contract »",
     ]
@@ -726,7 +726,7 @@ def test_it_exports_a_playoff_round_by_its_table(season, players):
 
 
 def test_it_refuses_to_export_what_does_not_exist(season):
-    with pytest.raises(CommandError, match="2010-2011 : la manche 3 n'existe pas"):
+    with pytest.raises(CommandError, match="2010-2011 : la manche 3 n'existe pas"):
         export_text("2010-2011", "3")
     with pytest.raises(CommandError, match="cette saison n'existe pas"):
         export_text("1999-2000", "1")

@@ -67,7 +67,7 @@ def measured(path, name, data):
 
 def report(benchmark, what, path, data, seconds, peak):
     benchmark(
-        f"lecteur de classeurs, {what} ({len(data) / 1024:.1f} Kio), import de {path} : "
+        f"lecteur de classeurs, {what} ({len(data) / 1024:.1f} Kio), import de {path} : "
         f"{seconds * 1000:.1f} ms, pic de mémoire {peak / 1024:.0f} Kio"
     )
 
@@ -83,14 +83,14 @@ def test_an_ods_of_300_tables_repeated_a_million_times_is_refused_before_any_is_
     assert len(data) < 2_000
     messages, seconds, peak = measured(path, "bombe.ods", data)
     report(benchmark, "ODS de 300 feuilles répétées", path, data, seconds, peak)
-    assert messages == ["bombe.ods : classeur de plus de 100 feuilles (100 au plus)"]
+    assert messages == ["bombe.ods : classeur de plus de 100 feuilles (100 au plus)"]
 
 
 @pytest.mark.parametrize("path", [ROUND, SEASON])
 def test_an_ods_of_1000_tables_is_refused_without_a_memory_error(path, db):
     """1,000 tables (4 KB) ended in ``MemoryError``, shown as « fichier illisible »."""
     assert read(path, "bombe.ods", hostile.ods_bomb(tables=1000)) == [
-        "bombe.ods : classeur de plus de 100 feuilles (100 au plus)"
+        "bombe.ods : classeur de plus de 100 feuilles (100 au plus)"
     ]
 
 
@@ -102,7 +102,7 @@ def test_an_xlsx_listing_one_sheet_1000_times_is_refused_from_its_list(path, db,
     assert len(data) < 13_000
     messages, seconds, peak = measured(path, "bombe.xlsx", data)
     report(benchmark, "XLSX d'une feuille listée 1 000 fois", path, data, seconds, peak)
-    assert messages == ["bombe.xlsx : classeur de plus de 100 feuilles (100 au plus)"]
+    assert messages == ["bombe.xlsx : classeur de plus de 100 feuilles (100 au plus)"]
     assert read(path, "bombe.xlsx", hostile.xlsx_bomb(sheets=20_000)) == messages
 
 
@@ -115,11 +115,11 @@ def test_the_same_tables_within_the_sheet_count_are_refused_at_their_first_cell(
     messages, seconds, peak = measured(path, "bombe.ods", data)
     report(benchmark, "ODS de 100 feuilles, cellule répétée 16 384 fois", path, data, seconds, peak)
     assert messages == [
-        f"bombe.ods, feuille {title}, ligne 1 : cellule remplie répétée 16384 fois au-delà de la "
+        f"bombe.ods, feuille {title}, ligne 1 : cellule remplie répétée 16384 fois au-delà de la "
         "colonne 200 (200 colonnes au plus)"
     ]
     assert read(path, "bombe.ods", hostile.ods_tall_bomb(tables=100)) == [
-        f"bombe.ods, feuille {title}, ligne 1 : ligne remplie répétée 1000000 fois au-delà de la "
+        f"bombe.ods, feuille {title}, ligne 1 : ligne remplie répétée 1000000 fois au-delà de la "
         "ligne 5000 (5000 lignes au plus par feuille)"
     ]
 
@@ -128,7 +128,7 @@ def test_a_row_repeated_within_the_lines_counts_as_the_cells_it_expands_to(db):
     """200 cells × 501 lines = 100,200 cells: beyond the 100,000 over the workbook."""
     table = hostile.ods_table("Manches", rows_repeated=501, columns_repeated=200)
     assert read(SEASON, "t.ods", hostile.ods(table)) == [
-        "t.ods, feuille Manches, ligne 1 : plus de 100000 cellules à lire dans le classeur (100000 au "
+        "t.ods, feuille Manches, ligne 1 : plus de 100000 cellules à lire dans le classeur (100000 au "
         "plus, une cellule ou une ligne répétée comptant autant de fois qu'elle est répétée)"
     ]
     within = hostile.ods(hostile.ods_table("Manches", rows_repeated=500, columns_repeated=200))
@@ -156,7 +156,7 @@ def test_the_cells_are_counted_over_every_sheet_read(db):
     )
     messages = read(ROUND, "t.ods", hostile.ods(tables))
     assert messages == [
-        "t.ods, feuille Bonus et malus, ligne 1 : plus de 100000 cellules à lire dans le classeur (100000 au "
+        "t.ods, feuille Bonus et malus, ligne 1 : plus de 100000 cellules à lire dans le classeur (100000 au "
         "plus, une cellule ou une ligne répétée comptant autant de fois qu'elle est répétée)"
     ]
 
@@ -169,9 +169,9 @@ def test_an_xlsx_whose_row_is_numbered_5000_costs_one_line(path, db, benchmark):
     messages, seconds, peak = measured(path, "bombe.xlsx", data)
     report(benchmark, "XLSX de 100 feuilles à la ligne 5 000", path, data, seconds, peak)
     if path == ROUND:  # read, then refused as a round sheet: the heading « x » is no heading
-        assert messages[0].startswith("bombe.xlsx, feuille Manche, ligne 5000 : rubrique inconnue « x »")
+        assert messages[0].startswith("bombe.xlsx, feuille Manche, ligne 5000 : rubrique inconnue « x »")
     else:
-        assert messages == ["bombe.xlsx : il manque la colonne « Date »"]
+        assert messages == ["bombe.xlsx : il manque la colonne « Date »"]
     grids = read_grids("bombe.xlsx", data, "xlsx", sheets=Wanted(("Manche", "Joueurs")))
     assert list(grids) == ["Manche", "Joueurs"]
     assert [(line.number, line.cells) for line in grids["Joueurs"]] == [(5000, ["x"])]
@@ -181,13 +181,13 @@ def test_a_filled_line_beyond_5000_or_cell_beyond_column_200_is_refused_in_an_xl
     part = hostile.xlsx_sheet('<row r="5001"><c r="A5001"><v>1</v></c></row>')
     data = hostile.xlsx([("Manches", "worksheets/sheet1.xml")], {"xl/worksheets/sheet1.xml": part})
     assert read(SEASON, "t.xlsx", data) == [
-        "t.xlsx, feuille Manches, ligne 5001 : ligne remplie au-delà de la ligne 5000 (5000 lignes au plus "
+        "t.xlsx, feuille Manches, ligne 5001 : ligne remplie au-delà de la ligne 5000 (5000 lignes au plus "
         "par feuille)"
     ]
     part = hostile.xlsx_sheet('<row r="2"><c r="GS2"><v>1</v></c></row>')  # GS: column 201
     data = hostile.xlsx([("Manches", "worksheets/sheet1.xml")], {"xl/worksheets/sheet1.xml": part})
     assert read(SEASON, "t.xlsx", data) == [
-        "t.xlsx, feuille Manches, ligne 2 : cellule remplie au-delà de la colonne 200 (200 colonnes au plus)"
+        "t.xlsx, feuille Manches, ligne 2 : cellule remplie au-delà de la colonne 200 (200 colonnes au plus)"
     ]
     # blank rows and cells far away cost nothing and are no refusal
     part = hostile.xlsx_sheet(
@@ -205,7 +205,7 @@ def test_a_repeated_space_is_counted_before_it_is_made(db):
         '<text:p>a<text:s text:c="100000000"/>b</text:p></table:table-cell></table:table-row></table:table>'
     )
     assert read(SEASON, "t.ods", hostile.ods(table)) == [
-        "t.ods, feuille Manches, ligne 1 : cellule de plus de 32767 caractères (32767 au plus)"
+        "t.ods, feuille Manches, ligne 1 : cellule de plus de 32767 caractères (32767 au plus)"
     ]
 
 
@@ -216,7 +216,7 @@ def test_the_xml_elements_of_the_sheets_read_are_bounded(db, monkeypatch):
     rows = "<table:table-row>" + "<table:table-cell/>" * 999 + "</table:table-row>"
     table = f'<table:table table:name="Manches">{rows * 2}</table:table>'
     assert read(SEASON, "t.ods", hostile.ods(table)) == [
-        "t.ods, feuille Manches, ligne 2 : plus de 1000 éléments XML dans les feuilles lues (1000 au plus)"
+        "t.ods, feuille Manches, ligne 2 : plus de 1000 éléments XML dans les feuilles lues (1000 au plus)"
     ]
     # a sheet not read is passed over whatever it holds
     data = hostile.ods(table.replace("Manches", "Notes") + hostile.ods_table("Manches"))
@@ -263,7 +263,7 @@ def test_a_totals_table_is_read_from_manches_or_else_its_first_sheet(db):
     )
     assert list(grids) == ["Saison 2005"]
     assert read(SEASON, "s.ods", hostile.ods(first)) == [
-        "s.ods, feuille Classement, ligne 1 : cellule remplie répétée 16384 fois au-delà de la colonne 200 "
+        "s.ods, feuille Classement, ligne 1 : cellule remplie répétée 16384 fois au-delà de la colonne 200 "
         "(200 colonnes au plus)"
     ]
 
@@ -320,7 +320,7 @@ def test_a_zip_bomb_is_refused_before_it_is_inflated(db):
         archive.writestr("content.xml", b" " * 31_000_000)
     assert len(out.getvalue()) < 100_000
     assert read(ROUND, "bombe.ods", out.getvalue()) == [
-        "bombe.ods : classeur trop gros une fois décompressé (31000046 octets, 30000000 au plus)"
+        "bombe.ods : classeur trop gros une fois décompressé (31000046 octets, 30000000 au plus)"
     ]
 
 
@@ -330,7 +330,7 @@ ENTITIES = (
 )
 EXTERNAL = '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
 REFUSED_DTD = (
-    "classeur refusé : son XML déclare une DTD ou des entités (« <!DOCTYPE », « <!ENTITY »), ce qu'aucun "
+    "classeur refusé : son XML déclare une DTD ou des entités (« <!DOCTYPE », « <!ENTITY »), ce qu'aucun "
     "tableur n'écrit"
 )
 
@@ -342,12 +342,12 @@ def test_entities_and_external_entities_are_refused(prolog, db):
         "<text:p>&lol3;&xxe;</text:p></table:table-cell></table:table-row></table:table>"
     )
     data = hostile.ods(table, prolog=prolog)
-    assert read(SEASON, "t.ods", data) == [f"t.ods : {REFUSED_DTD}"]
+    assert read(SEASON, "t.ods", data) == [f"t.ods : {REFUSED_DTD}"]
     part = hostile.xlsx_sheet(
         '<row r="1"><c r="A1" t="inlineStr"><is><t>&xxe;</t></is></c></row>', prolog=prolog
     )
     data = hostile.xlsx([("Manches", "worksheets/sheet1.xml")], {"xl/worksheets/sheet1.xml": part})
-    assert read(SEASON, "t.xlsx", data) == [f"t.xlsx : {REFUSED_DTD}"]
+    assert read(SEASON, "t.xlsx", data) == [f"t.xlsx : {REFUSED_DTD}"]
 
 
 def test_dde_is_a_formula_refused_in_xlsx_and_ods(db):
@@ -357,7 +357,7 @@ def test_dde_is_a_formula_refused_in_xlsx_and_ods(db):
     )
     data = hostile.xlsx([("Manches", "worksheets/sheet1.xml")], {"xl/worksheets/sheet1.xml": part})
     assert read(SEASON, "t.xlsx", data) == [
-        "t.xlsx, feuille Manches, ligne 2, colonne Date : formule refusée (« =cmd|' /C calc'!A0 ») : "
+        "t.xlsx, feuille Manches, ligne 2, colonne Date : formule refusée (« =cmd|' /C calc'!A0 ») : "
         "saisir la valeur elle-même"
     ]
     table = (
@@ -368,8 +368,8 @@ def test_dde_is_a_formula_refused_in_xlsx_and_ods(db):
         "</table:table>"
     )
     assert read(SEASON, "t.ods", hostile.ods(table)) == [
-        "t.ods, feuille Manches, ligne 2, colonne Date : "
-        'formule refusée (« of:=DDE("cmd";"/C calc";"A0") ») : saisir la valeur elle-même'
+        "t.ods, feuille Manches, ligne 2, colonne Date : "
+        'formule refusée (« of:=DDE("cmd";"/C calc";"A0") ») : saisir la valeur elle-même'
     ]
 
 
@@ -391,9 +391,9 @@ def test_a_macro_workbook_renamed_is_read_as_its_values_only(players):  # noqa: 
 def test_a_csv_is_held_to_the_same_lines_and_columns(db):
     data = b"Date;Alice\n" + b"01/10/2005;0\n" * 5_000
     assert read(SEASON, "s.csv", data) == [
-        "s.csv, ligne 5001 : ligne remplie au-delà de la ligne 5000 (5000 lignes au plus par feuille)"
+        "s.csv, ligne 5001 : ligne remplie au-delà de la ligne 5000 (5000 lignes au plus par feuille)"
     ]
     data = b"Date" + b";" * 200 + b"x\n"
     assert read(SEASON, "s.csv", data) == [
-        "s.csv, ligne 1 : cellule remplie au-delà de la colonne 200 (200 colonnes au plus)"
+        "s.csv, ligne 1 : cellule remplie au-delà de la colonne 200 (200 colonnes au plus)"
     ]

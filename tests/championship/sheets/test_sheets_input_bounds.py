@@ -66,22 +66,22 @@ def rename(sheet, old, new):
 def test_it_refuses_a_round_number_out_of_the_shared_bounds(season, players, number):
     sheet = example()
     sheet["number"] = number
-    assert errors_of(sheet) == [f"demo.json, champ « number » : {number} n'est pas entre 1 et 999"]
+    assert errors_of(sheet) == [f"demo.json, champ « number » : {number} n'est pas entre 1 et 999"]
 
 
 @pytest.mark.parametrize("total", [10**30, 3 * 10**9, 1_000_001])
 def test_it_refuses_totals_out_of_bounds(season, players, total):
     messages = errors_of(totals_only([total, -total, 0, 0, 0]))
     assert messages == [
-        f"demo.json, champ « totals.Alice » : {total} n'est pas entre -1000000 et 1000000",
-        f"demo.json, champ « totals.Bruno » : {-total} n'est pas entre -1000000 et 1000000",
+        f"demo.json, champ « totals.Alice » : {total} n'est pas entre -1000000 et 1000000",
+        f"demo.json, champ « totals.Bruno » : {-total} n'est pas entre -1000000 et 1000000",
     ]
 
 
 def test_it_refuses_expected_totals_out_of_bounds(season, players):
     sheet = example()
     sheet["expected_totals"]["Alice"] = 10**30
-    assert "demo.json, champ « expected_totals.Alice » : " + str(10**30) + (
+    assert "demo.json, champ « expected_totals.Alice » : " + str(10**30) + (
         " n'est pas entre -1000000 et 1000000"
     ) in errors_of(sheet)
 
@@ -91,7 +91,7 @@ def test_it_refuses_adjustment_points_out_of_bounds(season, players, points):
     sheet = example()
     sheet["adjustments"][0]["points"] = points
     assert errors_of(sheet) == [
-        f"demo.json, champ « adjustments[1].points » : {points} n'est pas entre -100 et 100"
+        f"demo.json, champ « adjustments[1].points » : {points} n'est pas entre -100 et 100"
     ]
 
 
@@ -100,7 +100,7 @@ def test_it_refuses_more_deals_than_a_round_holds(season, players):
     del sheet["expected_totals"]
     passed = [{"dealer": name, "kind": "passed"} for name in EXAMPLE_PLAYERS]
     sheet["deals"] = passed * 40 + [passed[0]]
-    assert errors_of(sheet) == ["demo.json, champ « deals » : une manche compte au plus 200 donnes (ici 201)"]
+    assert errors_of(sheet) == ["demo.json, champ « deals » : une manche compte au plus 200 donnes (ici 201)"]
 
 
 def test_it_accepts_a_round_of_two_hundred_deals(season, players):
@@ -114,7 +114,7 @@ def test_it_accepts_a_round_of_two_hundred_deals(season, players):
 def test_it_refuses_a_number_too_long_for_python(season, players):
     text = json.dumps(example()).replace('"number": 12', '"number": ' + "9" * 5000)
     [message] = errors_of(text)
-    assert message.startswith("demo.json : JSON refusé : nombre trop long")
+    assert message.startswith("demo.json : JSON refusé : nombre trop long")
 
 
 # --- texts -----------------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ FORMULAS = [
 def test_it_refuses_control_and_bidi_characters_in_the_place(season, players, text, message):
     sheet = example()
     sheet["place"] = text
-    assert errors_of(sheet) == [f"demo.json, champ « place » : {message}"]
+    assert errors_of(sheet) == [f"demo.json, champ « place » : {message}"]
 
 
 @pytest.mark.parametrize(("text", "sign"), FORMULAS)
@@ -149,7 +149,7 @@ def test_it_refuses_a_place_that_a_spreadsheet_would_read_as_a_formula(season, p
     sheet = example()
     sheet["place"] = text
     assert errors_of(sheet) == [
-        f"demo.json, champ « place » : ne doit pas commencer par « {sign} » (formule de tableur)"
+        f"demo.json, champ « place » : ne doit pas commencer par « {sign} » (formule de tableur)"
     ]
 
 
@@ -157,7 +157,7 @@ def test_it_refuses_a_place_that_a_spreadsheet_would_read_as_a_formula(season, p
 def test_it_refuses_control_and_bidi_characters_in_a_note(season, players, text, message):
     sheet = example()
     sheet["adjustments"][0]["note"] = text
-    assert errors_of(sheet) == [f"demo.json, champ « adjustments[1].note » : {message}"]
+    assert errors_of(sheet) == [f"demo.json, champ « adjustments[1].note » : {message}"]
 
 
 @pytest.mark.parametrize(
@@ -171,7 +171,7 @@ def test_it_refuses_control_and_bidi_characters_in_a_note(season, players, text,
 def test_it_refuses_control_characters_in_the_report_text(season, players, text, message):
     sheet = example()
     sheet["report"]["text"] = text
-    assert errors_of(sheet) == [f"demo.json, champ « report.text » : {message}"]
+    assert errors_of(sheet) == [f"demo.json, champ « report.text » : {message}"]
 
 
 def test_the_report_text_keeps_its_lines_and_tabs(season, players):
@@ -185,7 +185,7 @@ def test_the_report_text_keeps_its_lines_and_tabs(season, players):
 def test_it_refuses_control_and_bidi_characters_in_a_new_player_name(season, players, text, message):
     sheet = rename(example(), "Alice", text.replace("Chez", "Zoé"))
     messages = errors_of(sheet, create_players=True)
-    assert f"demo.json, champ « players[1].name » : {message}" in messages
+    assert f"demo.json, champ « players[1].name » : {message}" in messages
     assert not Player.objects.exclude(name__in=EXAMPLE_PLAYERS).exists()
 
 
@@ -194,7 +194,7 @@ def test_it_refuses_a_formula_as_a_new_player_name(season, players, text, sign):
     sheet = rename(example(), "Alice", text)
     messages = errors_of(sheet, create_players=True)
     assert messages[0] == (
-        f"demo.json, champ « players[1].name » : ne doit pas commencer par « {sign} » (formule de tableur)"
+        f"demo.json, champ « players[1].name » : ne doit pas commencer par « {sign} » (formule de tableur)"
     )
     assert not Player.objects.exclude(name__in=EXAMPLE_PLAYERS).exists()
 
@@ -205,11 +205,11 @@ def test_it_refuses_a_formula_in_an_adjustment_name_and_in_a_deal(season, player
     sheet["deals"][0]["taker"] = "@Bruno"
     messages = errors_of(sheet, create_players=True)
     assert (
-        "demo.json, champ « adjustments[1].player » : ne doit pas commencer par « = » (formule de tableur)"
+        "demo.json, champ « adjustments[1].player » : ne doit pas commencer par « = » (formule de tableur)"
         in messages
     )
     assert (
-        "demo.json, donne 1, champ « taker » : ne doit pas commencer par « @ » (formule de tableur)"
+        "demo.json, donne 1, champ « taker » : ne doit pas commencer par « @ » (formule de tableur)"
         in messages
     )
 
@@ -219,7 +219,7 @@ def test_the_command_refuses_a_formula_name_even_with_create_players(season, pla
     path.write_text(json.dumps(rename(example(), "Alice", "=cmd|' /C calc'!A0"), ensure_ascii=False))
     with pytest.raises(CommandError) as info:
         call_command("import_round", str(path), "--create-players", stdout=io.StringIO())
-    assert "champ « players[1].name » : ne doit pas commencer par « = » (formule de tableur)" in str(
+    assert "champ « players[1].name » : ne doit pas commencer par « = » (formule de tableur)" in str(
         info.value
     )
     assert not Round.objects.exists()
@@ -232,13 +232,13 @@ def test_the_command_refuses_a_formula_name_even_with_create_players(season, pla
 @pytest.mark.parametrize("opening", ["[", '{"a":'])
 def test_it_refuses_json_nested_too_deep(season, players, opening):
     text = opening * 100_000
-    assert errors_of(text) == ["demo.json : JSON refusé : imbrication trop profonde (20 niveaux au plus)"]
+    assert errors_of(text) == ["demo.json : JSON refusé : imbrication trop profonde (20 niveaux au plus)"]
 
 
 def test_it_refuses_json_nested_deeper_than_a_sheet_needs(season, players):
     sheet = example()
     sheet["place"] = [[[[[[[[[[[[[[[[[[[["Chez Steph"]]]]]]]]]]]]]]]]]]]]
-    assert errors_of(sheet) == ["demo.json : JSON refusé : imbrication trop profonde (20 niveaux au plus)"]
+    assert errors_of(sheet) == ["demo.json : JSON refusé : imbrication trop profonde (20 niveaux au plus)"]
 
 
 def test_the_upload_page_refuses_deep_json_without_a_500(client, secretary, players):

@@ -129,42 +129,42 @@ def test_the_schema_and_the_import_refuse_the_same_structure_errors(season, play
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        (["number"], True, "champ « number » : un nombre entier est attendu, pas un booléen"),
-        (["number"], "12", "champ « number » : un nombre entier est attendu, pas un texte"),
+        (["number"], True, "champ « number » : un nombre entier est attendu, pas un booléen"),
+        (["number"], "12", "champ « number » : un nombre entier est attendu, pas un texte"),
         (
             ["deals", 0, "points"],
             True,
-            "donne 1, champ « points » : un nombre est attendu (demis permis), pas un booléen",
+            "donne 1, champ « points » : un nombre est attendu (demis permis), pas un booléen",
         ),
         (
             ["deals", 0, "bouts"],
             False,
-            "donne 1, champ « bouts » : un nombre entier est attendu, pas un booléen",
+            "donne 1, champ « bouts » : un nombre entier est attendu, pas un booléen",
         ),
-        (["deals", 0, "bouts"], 2.5, "donne 1, champ « bouts » : un nombre entier est attendu, pas 2,5"),
+        (["deals", 0, "bouts"], 2.5, "donne 1, champ « bouts » : un nombre entier est attendu, pas 2,5"),
         (
             ["deals", 0, "chelem", "announced"],
             0,
-            "donne 1, champ « chelem.announced » : true ou false est attendu, pas un nombre",
+            "donne 1, champ « chelem.announced » : true ou false est attendu, pas un nombre",
         ),
-        (["deals", 1, "poignees"], {}, "donne 2, champ « poignees » : une liste est attendue, pas un objet"),
+        (["deals", 1, "poignees"], {}, "donne 2, champ « poignees » : une liste est attendue, pas un objet"),
         (
             ["deals", 0, "poignees", 0],
             "Bruno",
-            "donne 1, champ « poignees[1] » : un objet {…} est attendu, pas un texte",
+            "donne 1, champ « poignees[1] » : un objet {…} est attendu, pas un texte",
         ),
         (
             ["deals", 0, "poignees", 0, "size"],
             3,
-            "donne 1, champ « poignees[1].size » : un texte est attendu, pas un nombre",
+            "donne 1, champ « poignees[1].size » : un texte est attendu, pas un nombre",
         ),
-        (["deals", 0, "miseres"], [3], "donne 1, champ « miseres[1] » : un texte est attendu, pas un nombre"),
-        (["players", 0], "Alice", "champ « players[1] » : un objet {…} est attendu, pas un texte"),
-        (["season"], None, "champ « season » : un texte est attendu, pas null"),
+        (["deals", 0, "miseres"], [3], "donne 1, champ « miseres[1] » : un texte est attendu, pas un nombre"),
+        (["players", 0], "Alice", "champ « players[1] » : un objet {…} est attendu, pas un texte"),
+        (["season"], None, "champ « season » : un texte est attendu, pas null"),
         (
             ["expected_totals"],
             [],
-            "champ « expected_totals » : un objet {joueur: total} est attendu, pas une liste",
+            "champ « expected_totals » : un objet {joueur: total} est attendu, pas une liste",
         ),
     ],
 )
@@ -192,10 +192,10 @@ def test_it_reports_errors_of_the_players_and_of_the_deals_together(season, play
     sheet["deals"][0]["bouts"] = "x"
     sheet["deals"][1]["poignees"] = [{"player": "Bruno", "size": "quadruple"}]
     assert errors_of(sheet) == [
-        "demo.json, champ « players[1].name » : ne doit pas être vide",
-        "demo.json, donne 1, champ « bouts » : un nombre entier est attendu, pas un texte",
-        "demo.json, donne 2, champ « poignees[1].size » : taille de poignée inconnue « quadruple » "
-        "(possibles : simple, double, triple)",
+        "demo.json, champ « players[1].name » : ne doit pas être vide",
+        "demo.json, donne 1, champ « bouts » : un nombre entier est attendu, pas un texte",
+        "demo.json, donne 2, champ « poignees[1].size » : taille de poignée inconnue « quadruple » "
+        "(possibles : simple, double, triple)",
     ]
 
 
@@ -203,7 +203,7 @@ def test_it_reports_a_missing_kind_with_the_other_errors_of_the_deal(season, pla
     sheet = example()
     del sheet["deals"][1]["kind"]
     sheet["deals"][1]["bouts"] = "x"
-    assert [message.split(" : ")[0] for message in errors_of(sheet)] == [
+    assert [message.split(" : ")[0] for message in errors_of(sheet)] == [
         "demo.json, donne 2, champ « kind »",
         "demo.json, donne 2, champ « bouts »",
     ]

@@ -94,11 +94,11 @@ def test_it_reports_a_season_of_thirty_rounds_before_storing_anything(root, tmp_
     assert model_counts() == counts
     lines = out.splitlines()
     assert lines[0] == (
-        "Saison 2005-2006 à créer (règlement par défaut, sans malus de compte-rendu en retard : "
+        "Saison 2005-2006 à créer (règlement par défaut, sans malus de compte-rendu en retard : "
         "ceux d'une saison passée ne sont pas connus)"
     )
     assert sum("serait importée (brouillon)" in line for line in lines) == 30
-    assert lines[-1] == "Aperçu : 30 manches, rien n'a été enregistré (--apply pour les importer)."
+    assert lines[-1] == "Aperçu : 30 manches, rien n'a été enregistré (--apply pour les importer)."
 
 
 @pytest.mark.parametrize("table", [xlsx_table, csv_table])
@@ -130,13 +130,13 @@ def test_it_names_the_faulty_cells_and_stores_nothing(root, tmp_path):
         run("2005-2006", str(path), "--apply")
     assert model_counts() == counts
     message = str(info.value)
-    assert message.startswith("Import refusé, rien n'a été enregistré :")
+    assert message.startswith("Import refusé, rien n'a été enregistré :")
     assert (
-        "saison.xlsx, feuille Saison 2005, ligne 4 : les totaux doivent s'annuler (leur somme fait 10)"
+        "saison.xlsx, feuille Saison 2005, ligne 4 : les totaux doivent s'annuler (leur somme fait 10)"
         in message
     )
     assert (
-        "saison.xlsx, feuille Saison 2005, ligne 5, colonne Date : le 14/07/2006 n'est pas dans la saison "
+        "saison.xlsx, feuille Saison 2005, ligne 5, colonne Date : le 14/07/2006 n'est pas dans la saison "
         "2005-2006 (du 01/09/2005 au 30/06/2006)" in message
     )
 
@@ -149,7 +149,7 @@ def test_it_refuses_a_formula_in_a_totals_table(root, tmp_path):
     book.save(path)
     with pytest.raises(CommandError) as info:
         run("2005-2006", str(path))
-    assert "saison.xlsx, feuille Sheet, ligne 2, colonne Bruno : formule refusée (« =-10 »)" in str(
+    assert "saison.xlsx, feuille Sheet, ligne 2, colonne Bruno : formule refusée (« =-10 »)" in str(
         info.value
     )
 
@@ -166,8 +166,8 @@ def test_it_homologates_only_for_the_board(root, tmp_path, season, secretary):
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("foo", "SAISON : Le nom d'une saison s'écrit « 2010-2011 »."),
-        ("2005-2007", "SAISON : Une saison va d'une année à la suivante, par exemple « 2010-2011 »."),
+        ("foo", "SAISON : Le nom d'une saison s'écrit « 2010-2011 »."),
+        ("2005-2007", "SAISON : Une saison va d'une année à la suivante, par exemple « 2010-2011 »."),
     ],
 )
 def test_it_refuses_a_season_name_that_is_not_one_in_french(root, tmp_path, name, message):

@@ -107,7 +107,7 @@ def test_the_preview_names_the_players_it_would_register(client, root):  # noqa:
     assert "Un joueur à inscrire\xa0: Irène." in page(response)
     response = preview(client, table, name="saison.csv")
     assert response.status_code == 200
-    assert "Tableau refusé : rien n'a été enregistré" in page(response)
+    assert "Tableau refusé : rien n'a été enregistré" in page(response)
     assert "Irène" in page(response)
     assert 'name="token"' not in page(response)
 
@@ -120,7 +120,7 @@ def test_the_confirmation_imports_the_thirty_previewed_rounds(client, root, tabl
     token = token_of(preview(client, table(rows), name=name, homologate=True))
     response = client.post(URL, {"action": "confirm", "token": token}, follow=True)
     assert response.redirect_chain[-1][0] == "/saisons/2005-2006/"
-    assert "Saison 2005-2006 : 30 manches importées et homologuées." in page(response)
+    assert "Saison 2005-2006 : 30 manches importées et homologuées." in page(response)
     season = assert_stored_as_homologated(rows, root)
     assert season.rulebook.reports.late_malus_per_week == 0
     # the same confirmation again (a second click): refused, nothing more stored; without a
@@ -148,7 +148,7 @@ def test_a_broken_table_is_refused_naming_its_cells_and_stores_nothing(client, r
     text = page(response)
     assert response.status_code == 200
     assert 'name="token"' not in text
-    assert "Tableau refusé : rien n'a été enregistré" in text
+    assert "Tableau refusé : rien n'a été enregistré" in text
     assert (
         '<strong class="where">saison.xlsx, feuille Saison 2005, ligne 4</strong>\xa0: '
         "les totaux doivent s'annuler (leur somme fait 10)" in text
@@ -183,7 +183,7 @@ def test_a_tampered_confirmation_is_refused(client, root, president):  # noqa: F
     for token_ in forged:
         response = client.post(URL, {"action": "confirm", "token": token_})
         assert response.status_code == 200
-        assert "Aperçu périmé ou altéré : déposez le tableau de nouveau." in page(response)
+        assert "Aperçu périmé ou altéré : déposez le tableau de nouveau." in page(response)
     # a genuine confirmation is good for whoever previewed, not for another official
     client.force_login(president.user)
     response = client.post(URL, {"action": "confirm", "token": token})
@@ -197,7 +197,7 @@ def test_the_board_imports_into_its_season_and_creates_none(client, root, season
     client.force_login(president.user)
     counts = model_counts()
     response = preview(client, xlsx_table(season_rows(3)))
-    assert "La saison 2005-2006 n'existe pas : seul un administrateur peut la créer par un import." in page(
+    assert "La saison 2005-2006 n'existe pas : seul un administrateur peut la créer par un import." in page(
         response
     )
     assert model_counts() == counts

@@ -187,8 +187,8 @@ def test_it_names_the_cell_of_an_error_and_stores_nothing(players):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("manche.xlsx", data)])
     assert info.value.messages == [
-        "manche.xlsx, feuille Donnes, ligne 2, colonne Points : 92 n'est pas entre 0 et 91",
-        "manche.xlsx, feuille Donnes, ligne 5, colonne Bouts : 4 n'est pas entre 0 et 3",
+        "manche.xlsx, feuille Donnes, ligne 2, colonne Points : 92 n'est pas entre 0 et 91",
+        "manche.xlsx, feuille Donnes, ligne 5, colonne Bouts : 4 n'est pas entre 0 et 3",
     ]
     assert model_counts() == counts
 
@@ -204,9 +204,9 @@ def test_it_names_the_cells_of_the_players_sheet_and_of_the_round_sheet(players)
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", out.getvalue())])
     assert info.value.messages == [
-        "m.xlsx, feuille Manche, ligne 4 (Date) : le 02/07/2011 n'est pas dans la saison 2010-2011 "
+        "m.xlsx, feuille Manche, ligne 4 (Date) : le 02/07/2011 n'est pas dans la saison 2010-2011 "
         "(du 01/09/2010 au 30/06/2011)",
-        "m.xlsx, feuille Manche, ligne 9 (Compte-rendu : rendu le) : rendu le 24/11/2010, avant la manche du "
+        "m.xlsx, feuille Manche, ligne 9 (Compte-rendu : rendu le) : rendu le 24/11/2010, avant la manche du "
         "02/07/2011",
     ]
     book["Manche"]["B4"] = "2010-11-19"
@@ -215,7 +215,7 @@ def test_it_names_the_cells_of_the_players_sheet_and_of_the_round_sheet(players)
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", out.getvalue())])
     assert info.value.messages == [
-        "m.xlsx, feuille Joueurs, ligne 4, colonne Total papier : Chloé : attendu 40, calculé 50"
+        "m.xlsx, feuille Joueurs, ligne 4, colonne Total papier : Chloé : attendu 40, calculé 50"
     ]
 
 
@@ -226,7 +226,7 @@ def test_it_asks_for_seul_when_the_taker_plays_alone_at_five(players):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", data)])
     assert info.value.messages == [
-        "m.xlsx, feuille Donnes, ligne 5, colonne Partenaire : à 5 joueurs, indiquer l'appelé, "
+        "m.xlsx, feuille Donnes, ligne 5, colonne Partenaire : à 5 joueurs, indiquer l'appelé, "
         "ou « seul » quand le preneur joue seul"
     ]
 
@@ -241,9 +241,9 @@ def test_it_refuses_a_formula_cell_without_computing_it(players):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", data)])
     assert info.value.messages == [
-        "m.xlsx, feuille Donnes, ligne 2, colonne I : formule refusée (« =40+9 ») : "
+        "m.xlsx, feuille Donnes, ligne 2, colonne I : formule refusée (« =40+9 ») : "
         "saisir la valeur elle-même",
-        'm.xlsx, feuille Donnes, ligne 3, colonne B : formule refusée (« =HYPERLINK("http://x","Bruno") ») : '
+        'm.xlsx, feuille Donnes, ligne 3, colonne B : formule refusée (« =HYPERLINK("http://x","Bruno") ») : '
         "saisir la valeur elle-même",
     ]
     assert not Round.objects.exists()
@@ -263,7 +263,7 @@ def test_it_refuses_a_formula_cell_of_an_ods_file(players):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.ods", out.getvalue())])
     assert info.value.messages == [
-        "m.ods, feuille Donnes, ligne 2, colonne I : formule refusée (« of:=40+9 ») : "
+        "m.ods, feuille Donnes, ligne 2, colonne I : formule refusée (« of:=40+9 ») : "
         "saisir la valeur elle-même"
     ]
 
@@ -276,7 +276,7 @@ def test_it_reads_a_formula_looking_text_of_a_csv_as_text(players, season):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.csv", csv_text.encode())])
     assert info.value.messages == [
-        "m.csv, feuille Joueurs, ligne 7, colonne Joueur : "
+        "m.csv, feuille Joueurs, ligne 7, colonne Joueur : "
         "ne doit pas commencer par « = » (formule de tableur)"
     ]
 
@@ -324,11 +324,11 @@ def test_it_needs_a_file_for_a_workbook_export(players):
 def test_it_reports_an_unreadable_workbook(db):
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", b"PK\x03\x04 not really")])
-    assert info.value.messages == ["m.xlsx : fichier illisible : ce n'est pas un classeur valide"]
+    assert info.value.messages == ["m.xlsx : fichier illisible : ce n'est pas un classeur valide"]
     with pytest.raises(SheetImportError) as info:
         import_sheets([("m.xlsx", _empty_xlsx())])
     assert info.value.messages == [
-        "m.xlsx : il manque la feuille « Manche », « Joueurs » (voir le modèle à télécharger)"
+        "m.xlsx : il manque la feuille « Manche », « Joueurs » (voir le modèle à télécharger)"
     ]
 
 
@@ -345,7 +345,7 @@ SOFFICE = shutil.which("soffice")
 
 
 @pytest.mark.skipif(
-    SOFFICE is None, reason="LibreOffice (soffice) introuvable : apt-get install libreoffice-calc-nogui"
+    SOFFICE is None, reason="LibreOffice (soffice) introuvable : apt-get install libreoffice-calc-nogui"
 )
 def test_it_reads_back_a_workbook_that_libreoffice_saved_again(players, tmp_path):
     """The XLSX re-saved as ODS by LibreOffice, and the ODS as XLSX, give back the same round."""

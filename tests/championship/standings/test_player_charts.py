@@ -8,8 +8,8 @@ def test_it_marks_the_round_missing_between_two_counted_rounds():
     series = [(8, 5, 20), (9, 0, 20), (11, 3, 23), (14, 1, 24)]
     chart = points_chart(series)
     assert [title for _x, title in chart.gaps] == [
-        "Manche 10 : pas encore homologuée, pas comptée",
-        "Manches 12 à 13 : pas encore homologuées, pas comptées",
+        "Manche 10 : pas encore homologuée, pas comptée",
+        "Manches 12 à 13 : pas encore homologuées, pas comptées",
     ]
     dots = [x for x, _y, _title in chart.dots]
     (first, _), (second, _) = chart.gaps

@@ -518,7 +518,7 @@ def test_it_refuses_a_bad_rulebook_naming_the_field_and_saves_nothing(season):
     bad = original.replace("5 = [10, 7, 5, 3, 1]", "5 = [10, 10, 5, 3, 1]")
     with pytest.raises(RulebookError) as error:
         update_season_rulebook(season, bad)
-    assert str(error.value).startswith("championship.rank_points.5 :")
+    assert str(error.value).startswith("championship.rank_points.5 :")
     season.refresh_from_db()
     assert season.rulebook_text == original
     assert list(ChampionshipLine.objects.values_list("pk", "points")) == lines

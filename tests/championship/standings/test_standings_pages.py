@@ -125,7 +125,7 @@ def test_it_counts_submitted_rounds_as_awaiting_and_shows_drafts_as_drafts(as_us
 def test_it_says_nobody_is_ranked_yet(client, season):
     play(season, table(NAMES))
     html = client.get(season_url(season)).content.decode()
-    assert "Personne n'est encore classé : il faut au moins 3 manches homologuées." in html
+    assert "Personne n'est encore classé : il faut au moins 3 manches homologuées." in html
 
 
 def test_it_shows_the_late_report_malus_as_of_the_date_asked(client, season):
@@ -137,7 +137,7 @@ def test_it_shows_the_late_report_malus_as_of_the_date_asked(client, season):
     assert 'manche 1\N{NO-BREAK SPACE}: \n      <strong class="neg">\N{MINUS SIGN}2</strong>' in html
     assert "toujours manquant" in html
     html = client.get(season_url(season, as_of="demain")).content.decode()
-    assert "Date « as_of » invalide : « demain »" in html
+    assert "Date « as_of » invalide : « demain »" in html
 
 
 def test_it_exports_the_standings_as_csv(client, season):
@@ -181,7 +181,7 @@ def test_it_explains_every_point_of_a_players_season(client, season):
     assert "Retard — arrivé à 21h30" in html
     assert '<td class="num neg">\N{MINUS SIGN}1</td>' in html
     assert "Fiche d&#x27;Émile" in html
-    assert "Compte-rendu en retard : 1 semaine entamée" in html
+    assert "Compte-rendu en retard : 1 semaine entamée" in html
     assert "Sous-total de la manche" in html
     assert html.count('class="subtotal"') == 2
     assert '<td class="num">12</td>' in html
@@ -207,7 +207,7 @@ def test_it_shows_the_awards_and_those_not_awarded(client, season):
     homologate_round(Round.objects.get())
     html = client.get(reverse("championship:awards", args=[season.name])).content.decode()
     assert "Trophée du record" in html
-    assert "Plus haut total d&#x27;une manche de la saison : 380" in html
+    assert "Plus haut total d&#x27;une manche de la saison : 380" in html
     assert "Mur de la défense" in html
     assert "1 contrat mis en échec en défense" in html
     assert html.count("non attribué") == 3  # wooden spoon, best taker, most chelems
@@ -316,7 +316,7 @@ def test_it_refuses_a_bad_rulebook_naming_the_field_and_saves_nothing(client, se
     assert response.status_code == 200
     html = response.content.decode()
     assert (
-        "Règlement refusé, rien n&#x27;est enregistré — championship.rank_points.5 : doit donner 5 valeurs"
+        "Règlement refusé, rien n&#x27;est enregistré — championship.rank_points.5 : doit donner 5 valeurs"
         in html
     )
     assert "5 = [10, 7, 5, 3]" in html  # the text typed is kept for correction
@@ -333,7 +333,7 @@ def test_it_names_the_seasons_tie_breaks_under_the_table_in_both_languages(clien
     rounds(season, 3)
     french = client.get(season_url(season)).content.decode()
     assert (
-        "Égalités de points départagées dans l'ordre par : victoires de manche, deuxièmes places, "
+        "Égalités de points départagées dans l'ordre par : victoires de manche, deuxièmes places, "
         "somme des totaux de manche, moins de manches jouées." in french
     )
     english = client.get(season_url(season), HTTP_ACCEPT_LANGUAGE="en").content.decode()

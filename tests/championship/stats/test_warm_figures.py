@@ -29,7 +29,7 @@ def test_after_warm_figures_the_first_readers_compute_nothing(
     cache.clear()
     out = io.StringIO()
     call_command("warm_figures", *(["--players"] if players else []), stdout=out)
-    assert f"Saison {season.name} : chiffres calculés." in out.getvalue()
+    assert f"Saison {season.name} : chiffres calculés." in out.getvalue()
     assert ("Pages de 5 joueurs rendues." in out.getvalue()) == players
     for seen in computed.values():
         seen.clear()

@@ -61,7 +61,7 @@ def test_the_preview_the_cards_and_the_grid_show_one_running_total(as_user, exam
 def test_the_entry_page_states_what_the_running_total_is(as_user, example):
     page = entry_page(as_user("secretary"), example)
     rule = (
-        "Total courant : gains des donnes, mises et pots gagnés compris ; "
+        "Total courant : gains des donnes, mises et pots gagnés compris ; "
         "le pot en jeu n'est rendu qu'à la fin de la manche."
     )
     assert rule in page
@@ -107,7 +107,7 @@ def test_it_flags_every_missing_field_of_a_played_deal_at_once(example):
     form = DealForm(example, data)
     assert not form.is_valid()
     assert set(form.errors) == {"taker", "partner", "contract", "bouts", "points"}
-    assert form.errors["bouts"] == ["Donne 5, bouts : le nombre de bouts est obligatoire (0 à 3)"]
+    assert form.errors["bouts"] == ["Donne 5, bouts : le nombre de bouts est obligatoire (0 à 3)"]
 
 
 def test_it_flags_the_missing_fields_next_to_a_field_in_error(example):
@@ -124,7 +124,7 @@ def test_it_answers_an_incomplete_deal_with_every_missing_field_in_red(as_user, 
     html = response.content.decode()
     assert "corrigez les champs signalés en rouge" in html
     for label in ("preneur", "appelé", "contrat", "bouts", "points"):
-        assert f"Donne 5, {label} :" in html
+        assert f"Donne 5, {label} :" in html
 
 
 def test_the_last_deal_card_writes_negative_figures_with_the_true_minus_sign(as_user, example):

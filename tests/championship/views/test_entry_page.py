@@ -84,7 +84,7 @@ def test_it_previews_a_correction_of_a_homologated_round_before_its_reason_is_ty
 def test_it_says_what_is_missing_in_the_preview(as_user, example):
     response = preview(as_user("secretary"), example, fifth_deal_data(points=""))
     html = response.content.decode()
-    assert "Aperçu :" in html and "les points du preneur sont obligatoires" in html
+    assert "Aperçu :" in html and "les points du preneur sont obligatoires" in html
     assert "Aperçu de la donne" not in html
 
 
@@ -140,7 +140,7 @@ def test_it_shows_a_rotation_warning_next_to_its_deal(as_user, season):
     html = as_user("secretary").get(reverse("championship:round_edit", args=[round_.pk])).content.decode()
     deal = html[html.index('id="donne-2"') :]
     deal = deal[: deal.index("</tbody>")]
-    assert "Rotation des donneurs : donneur attendu Bruno, inscrit Alice" in deal
+    assert "Rotation des donneurs : donneur attendu Bruno, inscrit Alice" in deal
 
 
 # --- the paper check -----------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_it_refuses_paper_totals_missing_a_player(example):
 def test_it_refuses_a_paper_total_that_is_not_a_number_naming_the_player(as_user, example):
     response = paper_post(as_user("secretary"), example, [-650, 380, "beaucoup", 220, 0])
     assert response.status_code == 200
-    assert "Total de Chloé sur la feuille : un nombre entier est attendu." in response.content.decode()
+    assert "Total de Chloé sur la feuille : un nombre entier est attendu." in response.content.decode()
     example.refresh_from_db()
     assert example.paper_totals == {}
 

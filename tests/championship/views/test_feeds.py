@@ -66,7 +66,7 @@ def test_the_reports_feed_holds_published_reports_only(client, world):
         f"http://testserver/manches/{homologated.pk}/compte-rendu/"
     ]
     title, _link, entry = feed[0]
-    assert title == "Compte-rendu : Manche 1 — saison 2010-2011"
+    assert title == "Compte-rendu : Manche 1 — saison 2010-2011"
     assert "<em>belle</em>" in entry.find(f"{ATOM}summary").text
     assert entry.find(f"{ATOM}author/{ATOM}name").text == "Bruno"
     assert "Pas encore publié" not in client.get(reverse("championship:feed_reports")).content.decode()

@@ -74,7 +74,7 @@ def test_a_deal_entered_before_the_round_changed_is_refused_with_what_changed(
     assert answer["version"] == example.version
     assert answer["next"] == 4  # sent again now, it would be deal 4
     [message] = answer["errors"]
-    assert message.startswith("La manche a été modifiée pendant que vous la lisiez : donne 4 supprimée par")
+    assert message.startswith("La manche a été modifiée pendant que vous la lisiez : donne 4 supprimée par")
     assert "Rien n'est enregistré" in message
     assert example.deals.count() == 3
     # Its key was not used up: sent again as the round now is, it is stored.
@@ -89,7 +89,7 @@ def test_a_deal_for_a_submitted_round_is_refused_in_french(as_user, example, sec
     assert response.status_code == 409
     assert response.json()["code"] == "status"
     assert response.json()["errors"] == [
-        "Cette manche est soumise pour homologation : la remettre en brouillon pour ajouter une donne."
+        "Cette manche est soumise pour homologation : la remettre en brouillon pour ajouter une donne."
     ]
     assert Round.objects.get(pk=example.pk).deals.count() == 4
 
@@ -131,7 +131,7 @@ def test_a_deal_kept_before_an_earlier_deal_was_deleted_is_told_of_the_deletion_
     assert answer["code"] == "stale" and answer["next"] == 4
     [message] = answer["errors"]
     assert message.startswith(
-        "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
+        "La manche a été modifiée pendant que vous la lisiez : donne 2 supprimée par Président"
     )
 
 
@@ -146,7 +146,7 @@ def test_a_deal_kept_by_another_account_is_refused_and_nothing_is_written(
     answer = response.json()
     assert answer["stored"] is False and answer["code"] == "account"
     assert answer["errors"] == [
-        "Cette donne a été gardée sur ce téléphone par un autre compte : elle ne part que depuis "
+        "Cette donne a été gardée sur ce téléphone par un autre compte : elle ne part que depuis "
         "la session de ce compte. Rien n'est enregistré."
     ]
     example.refresh_from_db()

@@ -84,7 +84,7 @@ def test_it_answers_a_refused_deal_with_the_form_and_its_errors_in_place(as_user
     assert html.lstrip().startswith('<section class="card" id="saisie">')
     assert "<html" not in html and "donne-4" not in html
     assert "Donne 5 non enregistrée" in html
-    assert "Donne 5, points : avec 2 bout(s), le preneur a entre 9 et 86,5 points" in html
+    assert "Donne 5, points : avec 2 bout(s), le preneur a entre 9 et 86,5 points" in html
     assert re.search(r'<div class="field field-points has-error">', html)
     assert 'value="90"' in html  # what was typed is kept
     assert f'hx-post="{entry_url(example)}"' in html  # the form still posts with htmx
@@ -100,7 +100,7 @@ def test_it_names_the_deal_and_the_field_of_a_four_player_partner_error_with_htm
     data = fifth_deal_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
     response = as_user("secretary").post(entry_url(round_), data, **HTMX)
     assert response.status_code == 200
-    assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
+    assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
     assert not Deal.objects.filter(round=round_).exists()
 
 
@@ -149,7 +149,7 @@ def test_it_needs_the_board_motif_for_an_htmx_deal_of_a_homologated_round(as_use
     client = as_user("president")
     refused = client.post(entry_url(example), fifth_deal_data(), **HTMX)
     assert refused.status_code == 200 and refused["HX-Retarget"] == "#saisie"
-    assert "Motif : obligatoire pour modifier une manche homologuée." in refused.content.decode()
+    assert "Motif : obligatoire pour modifier une manche homologuée." in refused.content.decode()
     assert not example.deals.filter(number=5).exists()
     saved = client.post(entry_url(example), fifth_deal_data(**{"motif": "donne oubliée"}), **HTMX)
     assert saved.status_code == 200 and "HX-Retarget" not in saved
@@ -183,7 +183,7 @@ def test_it_answers_an_htmx_bonus_with_the_bonus_section(as_user, example, secre
     assert "<html" not in html and "donne-1" not in html
     adjustment = example.adjustments.get(code="hote")
     assert (adjustment.points, adjustment.note, adjustment.entered_by) == (1, "raclette", secretary.user)
-    assert '<p class="message success" role="status">Bruno : ' in html
+    assert '<p class="message success" role="status">Bruno : ' in html
     assert "raclette" in html and "arrivé à 21h30" in html  # the new one and the one before
 
 
@@ -216,7 +216,7 @@ def test_it_shows_the_missing_motif_of_an_htmx_bonus_deletion_in_the_section(as_
     response = client.post(url, **HTMX)
     assert response.status_code == 200
     assert (
-        '<p class="message error" role="alert">Motif : obligatoire pour modifier une manche homologuée.</p>'
+        '<p class="message error" role="alert">Motif : obligatoire pour modifier une manche homologuée.</p>'
         in response.content.decode()
     )
     assert Adjustment.objects.exists()

@@ -193,7 +193,7 @@ def test_it_shows_the_creation_errors_on_the_page(as_user, season, secretary):
     response = as_user("secretary").post(reverse("championship:round_create", args=[season.name]), data)
     assert response.status_code == 200
     assert (
-        "Totaux : ils doivent s&#x27;annuler, or leur somme fait 100 (et non 0)." in response.content.decode()
+        "Totaux : ils doivent s&#x27;annuler, or leur somme fait 100 (et non 0)." in response.content.decode()
     )
     assert not Round.objects.exists()
 
@@ -225,7 +225,7 @@ def test_it_shows_the_deal_errors_next_to_their_fields(as_user, example):
     )
     assert response.status_code == 200
     assert (
-        "Donne 5, points : avec 2 bout(s), le preneur a entre 9 et 86,5 points" in response.content.decode()
+        "Donne 5, points : avec 2 bout(s), le preneur a entre 9 et 86,5 points" in response.content.decode()
     )
     assert not example.deals.filter(number=5).exists()
 
@@ -234,7 +234,7 @@ def test_it_shows_a_partner_error_at_four_players(as_user, season, secretary):
     round_ = make_round(season, names=["Alice", "Bruno", "Chloé", "David"], deals=[])
     data = fifth_deal_data(dealer=player("Alice").pk, called="", partner=player("Chloé").pk)
     response = as_user("secretary").post(reverse("championship:round_edit", args=[round_.pk]), data)
-    assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
+    assert "Donne 1, appelé : pas d&#x27;appelé à 4 joueurs" in response.content.decode()
 
 
 def test_it_corrects_a_deal_of_a_submitted_round(as_user, example):
@@ -321,7 +321,7 @@ def test_it_shows_a_colour_error_on_the_entry_page(as_user, example):
         reverse("championship:seat_colours", args=[example.pk]), colours_data(**{"seats-colour_1": "blanc"})
     )
     assert response.status_code == 200
-    assert "Couleur de Bruno : les jetons blancs sont déjà à Alice." in response.content.decode()
+    assert "Couleur de Bruno : les jetons blancs sont déjà à Alice." in response.content.decode()
 
 
 # --- lifecycle -----------------------------------------------------------------------------------
@@ -377,7 +377,7 @@ def test_it_refuses_a_board_correction_without_a_motif(as_user, homologated):
         reverse("championship:deal_edit", args=[homologated.pk, 4]), correction()
     )
     assert response.status_code == 200
-    assert "Motif : obligatoire pour modifier une manche homologuée." in response.content.decode()
+    assert "Motif : obligatoire pour modifier une manche homologuée." in response.content.decode()
     assert homologated.deals.get(number=4).points == 44.5
     assert round_totals(homologated) == EXAMPLE_TOTALS
 
@@ -399,8 +399,8 @@ def test_it_records_a_board_correction_with_its_motif_and_rescores_at_once(as_us
     assert set(ChampionshipLine.objects.values_list("player__name", "code", "points")) != lines_before
     page = client.get(reverse("championship:round", args=[homologated.pk])).content.decode()
     assert "feuille mal recopiée" in page
-    assert "Donne 4 : points du preneur 44,5 → 52" in page
-    assert "Totaux : Alice −650 → " in page
+    assert "Donne 4 : points du preneur 44,5 → 52" in page
+    assert "Totaux : Alice −650 → " in page
 
 
 def test_it_refuses_a_board_deletion_without_a_motif_and_records_it_with_one(as_user, homologated):
@@ -408,7 +408,7 @@ def test_it_refuses_a_board_deletion_without_a_motif_and_records_it_with_one(as_
     url = reverse("championship:deal_delete", args=[homologated.pk, 2])
     response = client.post(url)
     assert response.status_code == 200
-    assert "Motif : obligatoire" in response.content.decode()
+    assert "Motif : obligatoire" in response.content.decode()
     assert homologated.deals.count() == 4
     client.post(url, {"del-motif": "donne en double"})
     assert homologated.deals.count() == 3
@@ -434,7 +434,7 @@ def test_it_needs_a_motif_for_bonuses_and_colours_of_a_homologated_round(as_user
     assert ChampionshipLine.objects.filter(code="fair_play", player__name="Alice").exists()
     swap = colours_data(**{"seats-colour_0": "jaune", "seats-colour_1": "blanc"})
     response = client.post(reverse("championship:seat_colours", args=[homologated.pk]), swap)
-    assert "Motif : obligatoire" in response.content.decode()
+    assert "Motif : obligatoire" in response.content.decode()
     client.post(
         reverse("championship:seat_colours", args=[homologated.pk]), {**swap, "seats-motif": "inversion"}
     )
@@ -464,7 +464,7 @@ def test_it_shows_dealer_rotation_warnings(as_user, season, secretary):
     deals = [{"dealer": "Alice", "kind": "passed"}, {"dealer": "Chloé", "kind": "passed"}]
     round_ = make_round(season, deals=deals)
     html = as_user("secretary").get(reverse("championship:round", args=[round_.pk])).content.decode()
-    assert "donne 2 : donneur attendu Bruno, inscrit Chloé" in html
+    assert "donne 2 : donneur attendu Bruno, inscrit Chloé" in html
 
 
 def test_it_shows_a_totals_only_round_without_deals(as_user, season, secretary):

@@ -78,7 +78,7 @@ def test_a_seated_player_sees_the_totals_the_next_dealer_and_the_sign_off_form(c
     cards = scoreboard(html)
     running = round_display(example).board  # a draft: the running totals, the pot still in play
     assert cards == [(seat.name, num(total)) for seat, total in running] + [("Pot", num(example.pot_left))]
-    assert "Donne 5 : <strong>David</strong> donne." in html
+    assert "Donne 5 : <strong>David</strong> donne." in html
     assert "Je confirme la feuille" in html
     assert f'hx-get="{poll_url(example)}?v={live_stamp(example.pk)}"' in html
 
@@ -110,7 +110,7 @@ def test_the_secretary_and_the_board_read_a_drafts_live_view_but_do_not_sign(cli
             Player.objects.get(name={"secretary": "Secrétaire", "president": "Président"}[who]).user
         )
     html = client.get(live_url(example)).content.decode()
-    assert "Donne 5 : <strong>David</strong> donne." in html
+    assert "Donne 5 : <strong>David</strong> donne." in html
     assert "Je confirme la feuille" not in html
     assert client.get(poll_url(example), {"v": live_stamp(example.pk)}).status_code == 204
 
@@ -181,7 +181,7 @@ def test_the_entry_page_shows_the_qr_code_of_the_tables_link(as_user, example):
     link = html[html.index('id="direct"') :]
     link = link[: link.index("</details>")]
     assert re.search(
-        r'<svg width="\d+" height="\d+" class="qr"><title>QR code de la page en direct : http', link
+        r'<svg width="\d+" height="\d+" class="qr"><title>QR code de la page en direct\u00a0: http', link
     )
     assert f'href="{reverse("championship:round_table", args=[example.pk, table_token(example)])}"' in link
 
@@ -200,7 +200,7 @@ def test_a_dispute_without_comment_is_refused_naming_the_field(client, example):
     client = seated(client, "Bruno")
     data = {"verdict": "disputed", "comment": " ", "version": example.version}
     response = client.post(sign_url(example), data, follow=True)
-    assert "Commentaire : obligatoire pour contester la feuille." in response.content.decode()
+    assert "Commentaire : obligatoire pour contester la feuille." in response.content.decode()
     assert not Signoff.objects.exists()
 
 
@@ -209,7 +209,7 @@ def test_a_sign_off_posted_without_its_version_is_refused(client, example):
     a sign-off would confirm the round as it is now, a version the player never saw."""
     client = seated(client, "Alice")
     response = client.post(sign_url(example), {"verdict": "confirmed"}, follow=True)
-    assert "Version : la version de la feuille que vous avez lue manque" in response.content.decode()
+    assert "Version : la version de la feuille que vous avez lue manque" in response.content.decode()
     assert not Signoff.objects.exists()
 
 
@@ -256,7 +256,7 @@ def test_homologating_a_disputed_round_asks_for_the_boards_answer(as_user, dispu
     response = client.post(homologate_url(disputed), {"version": disputed.version})
     assert response.status_code == 200
     assert (
-        "Motif : obligatoire pour homologuer une manche dont la feuille est contestée."
+        "Motif : obligatoire pour homologuer une manche dont la feuille est contestée."
         in response.content.decode()
     )
     disputed.refresh_from_db()
@@ -271,7 +271,7 @@ def test_the_round_page_shows_the_sign_off_to_the_officials_only(as_user, disput
     """The secretary sees who confirmed and who disputes, the board the dispute's comment too."""
     url = reverse("championship:round", args=[disputed.pk])
     html = as_user("secretary").get(url).content.decode()
-    assert 'id="signatures"' in html and "<strong>Bruno</strong> : contestée" in html
+    assert 'id="signatures"' in html and "<strong>Bruno</strong> : contestée" in html
     assert "La donne 3 était chutée" not in html
     assert "La donne 3 était chutée" in as_user("president").get(url).content.decode()
     services.homologate_round(disputed, reason="vérifiée")
@@ -298,7 +298,7 @@ def test_a_disputes_comment_is_read_by_the_board_and_its_author_only(client, dis
             other = Client()
             other.force_login(who)
         html = other.get(live_url(disputed)).content.decode()
-        assert "<strong>Bruno</strong> : contestée" in html, name
+        assert "<strong>Bruno</strong> : contestée" in html, name
         assert comment not in html, name
         assert comment not in other.get(poll_url(disputed)).content.decode(), name
 

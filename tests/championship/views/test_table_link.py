@@ -78,7 +78,7 @@ def test_the_table_link_opens_the_live_view_without_an_account(example):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'class="scoreboard"' in html
-    assert "Donne 5 : <strong>David</strong> donne." in html
+    assert "Donne 5 : <strong>David</strong> donne." in html
     assert "no-store" in response["Cache-Control"]  # a bearer's page: kept by no cache
     assert reverse("championship:round_edit", args=[example.pk]) not in html  # read-only
 
@@ -156,7 +156,7 @@ def test_the_qr_code_of_the_entry_page_encodes_the_table_link(as_user, example):
     block = html[html.index('id="direct"') :]
     block = block[: block.index("</details>")]
     url = f"http://testserver{table_url(example)}"
-    title = f"QR code de la page en direct : {url}"
+    title = f"QR code de la page en direct : {url}"
     drawn = segno.make(url, error="m").svg_inline(scale=6, border=3, svgclass="qr", title=title)
     assert drawn in block
     assert f'href="{table_url(example)}"' in block
@@ -202,14 +202,14 @@ def test_a_wrong_code_is_refused_naming_the_field(example):
     response = sign_by_code(
         client, example, "Alice", "000000" if codes(example)[pk_of("Alice")] != "000000" else "111111"
     )
-    assert "Code : " in response.content.decode()
+    assert "Code : " in response.content.decode()
     assert not Signoff.objects.exists()
 
 
 def test_another_players_code_does_not_sign_for_him(example):
     client = at_the_table(example)
     response = sign_by_code(client, example, "Alice", codes(example)[pk_of("Bruno")])
-    assert "Code : " in response.content.decode()
+    assert "Code : " in response.content.decode()
     assert not Signoff.objects.exists()
 
 
@@ -221,7 +221,7 @@ def test_guesses_are_throttled_per_round_and_player(example):
         sign_by_code(client, example, "Alice", wrong)
     # from another phone too: the counter is the round's and the player's
     response = sign_by_code(at_the_table(example), example, "Alice", alice)
-    assert "Code : trop d&#x27;essais pour ce joueur" in response.content.decode()
+    assert "Code : trop d&#x27;essais pour ce joueur" in response.content.decode()
     assert not Signoff.objects.exists()
     # another player is not held back
     sign_by_code(client, example, "Bruno", codes(example)[pk_of("Bruno")])

@@ -61,14 +61,14 @@ def test_one_round_of_five_for_six_players():
     assert {(p.certain.best, p.certain.worst, p.certain.status) for p in got.values()} == {
         (1, 6, IN_CONTENTION)
     }
-    assert need_text(got["Alice"].need) == "2 points : par exemple une 4e place"
+    assert need_text(got["Alice"].need) == "2 points : par exemple une 4e place"
     assert need_text(got["David"].need) == (
         "même en gagnant toutes les manches qu'il peut jouer (10 points), sa place ne serait pas "
         "assurée (il en faudrait 11)"
     )
     assert sentence(got["Chloé"]) == (
-        "Chloé : en course, entre la 1re et la 6e place quoi qu'il arrive ; au jeu de la table, "
-        "entre la 1re et la 5e place ; 8 points : par exemple une victoire"
+        "Chloé : en course, entre la 1re et la 6e place quoi qu'il arrive ; au jeu de la table, "
+        "entre la 1re et la 5e place ; 8 points : par exemple une victoire"
     )
 
 
@@ -134,7 +134,7 @@ def test_places_in_french():
     assert place_range(Places(3, 3, 10)) == "à la 3e place"
     assert status_text(Places(1, 4, 10)) == "qualifié"
     assert (
-        need_text(Need(12, 0, 30, ((1, 5), (4, 5)))) == "12 points : par exemple une victoire et une 4e place"
+        need_text(Need(12, 0, 30, ((1, 5), (4, 5)))) == "12 points : par exemple une victoire et une 4e place"
     )
 
 

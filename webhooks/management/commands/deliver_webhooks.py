@@ -21,4 +21,4 @@ class Command(BaseCommand):
         self.stdout.write(f"{sent} livrée(s), {later} à réessayer, {failed} abandonnée(s).")
         errors = results.count(delivery.ERROR)
         if errors:
-            raise CommandError(f"{errors} annonce(s) en erreur : voir le journal (logger webhooks).")
+            raise CommandError(f"{errors} annonce(s) en erreur : voir le journal (logger webhooks).")
