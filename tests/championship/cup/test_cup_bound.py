@@ -219,9 +219,9 @@ def test_it_says_which_bound_the_statuses_rest_on(client, db):
     # on its winner, who writes it.
     assert "jusqu'à −8 au vainqueur de chacune des manches restantes" in html
     assert "Alice −9" in html
-    assert "Qualification pour les play-offs, selon cette borne : au plus +30 points par manche" in text
+    assert "Qualification pour les play-offs, selon cette borne : au plus +30 points par manche" in text
     assert "jusqu'à −8 pour le vainqueur de chaque manche restante, Alice −9" in text
-    assert "  Alice : en course, entre la 1re et la 4e place quoi qu'il arrive" in text
+    assert "  Alice : en course, entre la 1re et la 4e place quoi qu'il arrive" in text
 
 
 def test_it_keeps_the_cup_json_free_of_the_statuses(db):
