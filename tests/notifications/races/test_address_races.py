@@ -8,12 +8,11 @@ import threading
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from notifications import links, services
 from notifications.models import EmailChange
 
-from .conftest import RACES
+from .conftest import RACES, twice_at_once
 
 pytestmark = [
     pytest.mark.skipif(not RACES, reason="lancé par tests/notifications/test_concurrent_runs.py"),
@@ -25,27 +24,17 @@ def test_two_confirmations_at_once_change_the_address_once(members):
     bruno = members["Bruno"].user
     token = links.email_confirmation_token(services.request_email_change(bruno, "bruno.neuf@example.org"))
     both_hold_it = threading.Barrier(2, timeout=30)
-    outcomes, errors = [], []
 
     def confirm():
+        change = links.email_change_of_token(token)
+        both_hold_it.wait()  # neither confirms before the other has found the link valid
         try:
-            change = links.email_change_of_token(token)
-            both_hold_it.wait()  # neither confirms before the other has found the link valid
-            try:
-                services.confirm_email_change(change)
-                outcomes.append("confirmée")
-            except ValidationError as refused:
-                outcomes.append(refused.code)
-        except Exception as error:  # noqa: BLE001 — reported below
-            errors.append(error)
-        finally:
-            connection.close()
+            services.confirm_email_change(change)
+            return "confirmée"
+        except ValidationError as refused:
+            return refused.code
 
-    threads = [threading.Thread(target=confirm, name=f"confirm-{n}") for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes, errors = twice_at_once(confirm)
     assert errors == []
     assert sorted(outcomes) == ["confirmée", "stale"]
     bruno.refresh_from_db()

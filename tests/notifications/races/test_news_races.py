@@ -7,7 +7,6 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import connection
 
 from championship.models import Round
 from championship.services import homologate_round
@@ -17,7 +16,7 @@ from notifications.models import News
 from tests.factories import make_round
 
 from ..conftest import ROUND_DATE
-from .conftest import RACES
+from .conftest import RACES, twice_at_once
 
 pytestmark = [
     pytest.mark.skipif(not RACES, reason="lancé par tests/notifications/test_concurrent_runs.py"),
@@ -33,23 +32,14 @@ def test_two_delivery_runs_at_once_push_each_news_once(season, members, presiden
     homologate_round(make_round(season, status=Round.SUBMITTED, date=ROUND_DATE), president.user)
     assert News.objects.count() == 6
     both_listed = threading.Barrier(2, timeout=30)
-    results, errors = [], []
 
     def run():
-        try:
-            due = news.outbox.due()
-            both_listed.wait()  # neither claims before the other has its list
-            results.extend(news.outbox.deliver_all(due))
-        except Exception as error:  # noqa: BLE001 — reported below
-            errors.append(error)
-        finally:
-            connection.close()
+        due = news.outbox.due()
+        both_listed.wait()  # neither claims before the other has its list
+        return news.outbox.deliver_all(due)
 
-    threads = [threading.Thread(target=run, name=f"run-{n}") for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    runs, errors = twice_at_once(run)
+    results = [outcome for outcomes in runs for outcome in outcomes]
     assert errors == []
     assert Counter(results) == {
         OutboxRow.DELIVERED: 6,

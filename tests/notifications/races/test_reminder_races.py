@@ -20,7 +20,7 @@ from notifications import plan, sending
 from notifications.models import SentReminder
 
 from ..conftest import NIGHT_DATE
-from .conftest import RACES
+from .conftest import RACES, twice_at_once
 
 ROOT = Path(__file__).resolve().parents[3]
 TODAY = NIGHT_DATE - datetime.timedelta(days=3)  # the night (5 members) and the report overdue
@@ -47,21 +47,7 @@ def test_two_runs_in_threads_send_each_reminder_once(world, monkeypatch):
         return found
 
     monkeypatch.setattr(sending, "pending", pending_then_wait)
-    outcomes, errors = [], []
-
-    def run():
-        try:
-            outcomes.append(sending.send_reminders(TODAY))
-        except Exception as error:  # noqa: BLE001 — reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, name=f"run-{n}") for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes, errors = twice_at_once(lambda: sending.send_reminders(TODAY))
     assert errors == []
     assert sorted(len(o.queued) + len(o.already_sent) for o in outcomes) == [EXPECTED, EXPECTED]
     assert sum(len(o.queued) for o in outcomes) == EXPECTED
