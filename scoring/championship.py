@@ -295,7 +295,7 @@ def round_limit_items(items: list[LineItem], rulebook) -> list[LineItem]:
     ``round_cap`` line takes the excess back; below ``championship.round_points_floor``, a
     ``round_floor`` line gives the difference back. So a round changes a player's season points
     by at most the cap and at least the floor, whatever its deals and adjustments; the
-    qualification statuses (``scoring.playoff_race.round_bounds``) rest on that.
+    play-off outlook (``scoring.outlook``, with ``scoring.playoff_race.round_bounds``) rests on that.
 
     >>> from scoring.rulebook import load_default_rulebook
     >>> rulebook = load_default_rulebook()

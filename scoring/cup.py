@@ -1,5 +1,5 @@
 """The Coupe du Monde (docs/regles.md §6): seeding, play-offs and final (the race to the
-play-offs during the season is `scoring.playoff_race`).
+play-offs during the season is `scoring.outlook`).
 
 Qualification is one pipeline, eligible → ranked → cut, and every player left out gets a
 recorded reason: the seeding cut (``CupPlan.exclusions``), then the play-off tables

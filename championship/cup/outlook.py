@@ -77,8 +77,8 @@ def status_players(season, standings):
 
 @dataclass(frozen=True)
 class Outlook:
-    """What may still change the season points until the season's end: the bound the statuses
-    rest on (`scoring.playoff_race.playoff_status`)."""
+    """What may still change the season points until the season's end: the rounds still to
+    count (``coming``, as the solver reads them), the round limits and the late-report malus."""
 
     as_of: datetime.date  # the standings' date: today, or the season's end once it is over
     end: datetime.date  # the season's end: the late-report malus is counted up to it
@@ -210,11 +210,6 @@ class Race:
     outlook: Outlook
     rows: list  # StatusRow of every player who may still play, in ranking order
     calendar: str = ""  # the digest of the calendar's rounds it was computed on
-
-    @property
-    def needs(self):
-        """``[(Player, scoring.outlook.season.Prospect)]`` in the rows' order."""
-        return [(row.player, row.prospect) for row in self.rows]
 
 
 def season_race(season, standings=None, outlook=None):

@@ -8,9 +8,9 @@ better regular-season seed, i.e. the order of the final ranking.
 
 `cup_state` gathers the whole cup in one object for the bracket page and the `cup` command;
 `season_statuses` answers, during the season, who is qualified, eliminated or in contention for
-the play-offs — decided only when it is mathematically certain (`scoring.playoff_race.playoff_status`),
-on the bound that `season_outlook` reads from the season: its round limits, the rounds still to
-count and what the late-report malus may still add by the season's end.
+the play-offs — decided only when it is mathematically certain (`championship.cup.outlook`, the
+outlook of docs/regles.md §6.4: the rounds still to count, who may sit at each, the round limits
+and what the late-report malus may still add by the season's end).
 
 Every reason and warning is a `scoring.cup_reasons.Reason` (a code and its figures): the `cup`
 command writes it in French (`scoring.cup_reasons.french`), a page in its visitor's language

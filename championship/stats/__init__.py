@@ -5,5 +5,5 @@ and rivals, head to head, the palmarès, and what each player needs for the play
 per season change, `championship.lib.summaries`); `pages` puts them together for the views
 (`championship.views.stats`); `charts` draws their bar charts (server-side SVG); `palmares`,
 `rating` and `needs` give the palmarès, the rating and what each player needs. The rules are
-`scoring.stats` and `scoring.needs` (docs/statistiques.md).
+`scoring.stats` and `scoring.outlook` (docs/statistiques.md).
 """

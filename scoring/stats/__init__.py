@@ -7,5 +7,5 @@
 - `records`: the palmarès across seasons (record round totals, wins, streaks, best seasons).
 
 `championship.stats` reads the stored data, caches per season and presents; what each player
-needs for the play-offs is `scoring.needs`.
+needs for the play-offs is `scoring.outlook`.
 """
