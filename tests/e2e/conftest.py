@@ -1,12 +1,16 @@
-"""The browser tests' live server answers one request at a time.
+"""The browser tests' live server runs the site for one request at a time.
 
 The test database is SQLite in memory, which the live server's threads share with the test as
 one connection (pytest-django passes it to them). Django's threaded server would run the page,
 its static files, the service worker's requests and htmx's polls on that connection at once,
 and SQLite then refuses some (« cannot start a transaction within a transaction », « database
-table is locked »: a 500 the test did not cause). One request at a time, each answer closing its
-connection (Django does so for a server without threads), they take their turn as they would
-take the write lock of a real database.
+table is locked »: a 500 the test did not cause). So the site answers one request at a time,
+as requests take their turn for the write lock of a real database.
+
+The connections themselves are read in threads, as by any real server: Chromium opens sockets
+ahead of need (a preconnect) and may leave one idle for seconds; a server without threads waits
+on that silent socket, and every other request of the page (a preview, the service worker's
+script) waits behind it: a test then fails for a stall no user of a real server would see.
 
 Its static files are served as production serves them: by WhiteNoise from the folder
 `collectstatic` filled with the manifest storage (tests/static_files.py), not by the test
@@ -14,8 +18,10 @@ server's own handler, which finds the source files by name and would hide a vers
 manifest lacks.
 """
 
+import threading
+
 import pytest
-from django.core.servers.basehttp import WSGIServer
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test import testcases
 from django.test.testcases import LiveServerThread
 
@@ -23,12 +29,24 @@ from tests.e2e.chromium import headless_chromium
 from tests.factories import make_round
 
 
-class OneRequestAtATime(WSGIServer):
-    """Django's WSGI server without threads, built as `LiveServerThread` builds its server."""
+class OneRequestAtATime(ThreadedWSGIServer):
+    """Django's threaded server (a thread per connection) that runs the site for one request at a
+    time: the answer is made and read whole, its `close()` called, before the next one starts."""
 
-    def __init__(self, *args, connections_override=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.connections_override = connections_override  # the server's thread holds them already
+    def set_app(self, application):
+        turn = threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            with turn:
+                answer = application(environ, start_response)
+                try:
+                    body = b"".join(answer)
+                finally:
+                    if hasattr(answer, "close"):
+                        answer.close()
+            return [body]
+
+        super().set_app(one_at_a_time)
 
 
 class ProductionStaticFiles(LiveServerThread):
