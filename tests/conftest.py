@@ -17,6 +17,22 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+# Tests that drive one server of the machine run one after the other on one xdist worker
+# (tests/env_plugin.py): the browser tests (their live server, a Chromium each) and those of
+# PostgreSQL (tests/postgres.py marks them). The others are shared out as they come.
+SHARED_SERVERS = {"tests/e2e/": "navigateur"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        where = item.path.relative_to(ROOT).as_posix()
+        for folder, group in SHARED_SERVERS.items():
+            if where.startswith(folder) and not item.get_closest_marker("xdist_group"):
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def collected_static_files():
     """The static files collected with the manifest storage, as production serves them

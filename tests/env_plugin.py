@@ -7,9 +7,17 @@ The static files are those production serves: the manifest storage (hashed names
 file is an error, as in production), collected once into a folder named after the content of
 the static sources and of the pinned requirements (tests/static_files.py), so that a run after
 a change collects anew and a run without one reuses the folder.
+
+The suite runs in parallel by default (pytest-xdist, one worker per core, `--dist loadgroup`):
+`python -m pytest` is the README's command, unchanged. `-n 0` runs it in one process, `-n 4`
+with four workers. The tests that share one server (the browser's live servers and Chromium,
+PostgreSQL) carry an `xdist_group` mark (tests/conftest.py) and run one after the other on one
+worker; each worker has its own test database.
 """
 
 import os
+
+import pytest
 
 from tests.static_files import collected_static_root
 
@@ -22,3 +30,15 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
 os.environ.setdefault("CACHE_URL", "locmem://")
 # No figures computed in the background after each write, but in the tests of it.
 os.environ.setdefault("WARM_FIGURES", "0")
+
+
+@pytest.hookimpl(wrapper=True)  # before pytest-xdist's own reading of the options
+def pytest_cmdline_main(config):
+    """`-n auto --dist loadgroup` unless the command line says otherwise (a child pytest started
+    with `-p no:xdist` has no such option; a worker has its options from the run that started it)."""
+    if hasattr(config.option, "numprocesses") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        if config.option.numprocesses is None:
+            config.option.numprocesses = "auto"
+        if config.option.numprocesses and config.option.dist == "no":
+            config.option.dist = "loadgroup"
+    return (yield)
