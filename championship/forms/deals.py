@@ -22,7 +22,7 @@ from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
 SOLO = "seul"
 # The contract lit on a new deal's form: the one most often taken (docs/utiliser.md). On a deal
 # that was not played it is no choice of the secretary's (its row is hidden): neither refused nor
-# stored, like « seul ».
+# stored, like « seul ».
 DEFAULT_CONTRACT = "prise"
 # Keyboard entry (js/deal-keys.js): the key of each choice, listed on the page. Players: their
 # seat number, and the initial of their name when no other player's starts alike.
@@ -75,8 +75,9 @@ MISSING_MESSAGES = {
     "points": _("les points du preneur sont obligatoires (un nombre, demis permis)"),
 }
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
-# Folded under « Annonces » on the page, with the poignées (open when one is set or refused).
-EXTRAS = ["called_dame", "miseres", "petit_au_bout", "chelem_announced", "chelem_made_by"]
+# Folded under « Autres annonces » on the page, with the poignées (open when one is set or
+# refused); the petit au bout is on the folded line itself.
+EXTRAS = ["called_dame", "miseres", "chelem_announced", "chelem_made_by"]
 
 
 class DealForm(MotifMixin, forms.Form):

@@ -138,7 +138,7 @@
         return;
       }
       if (!played && input.closest(".played-only")) {
-        return; // hidden for a passe (« Prise », lit by default, is no choice of the secretary's)
+        return; // hidden for a passe (« Prise », lit by default, is no choice of the secretary's)
       }
       const group = input.closest("fieldset");
       const legend = group && group.querySelector("legend");

@@ -262,7 +262,7 @@ def test_a_new_deal_has_prise_lit_and_a_correction_its_own_contract(round_):
 
 @pytest.mark.parametrize("kind", ["passed", "petit_sec", "misdeal"])
 def test_the_default_prise_posted_with_a_deal_not_played_is_neither_refused_nor_stored(round_, kind):
-    """The page without JavaScript posts the contract lit by default with « Passe »."""
+    """The page without JavaScript posts the contract lit by default with « Passe »."""
     form = DealForm(round_, {"kind": kind, "dealer": player("David").pk, "partner": "", "contract": "prise"})
     assert form.is_valid(), form.errors
     deal = store_deal_form(form)
