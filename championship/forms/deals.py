@@ -20,6 +20,10 @@ from scoring.errors import ScoringError
 from scoring.vocabulary import KING, MAX_PLAYERS, QUEEN
 
 SOLO = "seul"
+# The contract lit on a new deal's form: the one most often taken (docs/utiliser.md). On a deal
+# that was not played it is no choice of the secretary's (its row is hidden): neither refused nor
+# stored, like « seul ».
+DEFAULT_CONTRACT = "prise"
 # Keyboard entry (js/deal-keys.js): the key of each choice, listed on the page. Players: their
 # seat number, and the initial of their name when no other player's starts alike.
 KIND_KEYS = {Deal.PLAYED: "j", Deal.PASSED: "p", Deal.PETIT_SEC: "s", Deal.MISDEAL: "f"}
@@ -71,8 +75,9 @@ MISSING_MESSAGES = {
     "points": _("les points du preneur sont obligatoires (un nombre, demis permis)"),
 }
 ENGINE_NAMES = {form_name: engine_name for engine_name, form_name in ENGINE_FIELDS.items()}
-# Folded under « Annonces » on the page, with the poignées (open when one is set or refused).
-EXTRAS = ["called_dame", "miseres", "petit_au_bout", "chelem_announced", "chelem_made_by"]
+# Folded under « Autres annonces » on the page, with the poignées (open when one is set or
+# refused); the petit au bout is on the folded line itself.
+EXTRAS = ["called_dame", "miseres", "chelem_announced", "chelem_made_by"]
 
 
 class DealForm(MotifMixin, forms.Form):
@@ -177,6 +182,7 @@ class DealForm(MotifMixin, forms.Form):
         self._poignee_fields(seat_extra)
         if deal is None:
             self.fields["dealer"].initial = self.expected_dealer()
+            self.fields["contract"].initial = DEFAULT_CONTRACT
             self.fields["key"] = key_field()
             # Empty on the page (not checked); a deal kept offline is sent with its version.
             self.fields["version"] = version_field(None)
@@ -412,6 +418,8 @@ class DealForm(MotifMixin, forms.Form):
         """A passed deal, a petit sec or a misdeal has only a dealer: name every field filled."""
         phrase = NOT_PLAYED[data["kind"]]
         filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
+        if data.get("contract") == DEFAULT_CONTRACT:
+            filled.remove("contract")
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
             label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)
@@ -431,7 +439,7 @@ class DealForm(MotifMixin, forms.Form):
             kind=data["kind"],
             dealer=data["dealer"],
             taker=data.get("taker"),
-            contract=data.get("contract") or "",
+            contract=(data.get("contract") or "") if data["kind"] == Deal.PLAYED else "",
             called=data.get("called") or "",
             called_rank=QUEEN if data.get("called_dame") else KING,
             partner=partner if isinstance(partner, Player) else None,

@@ -5,7 +5,10 @@
  *   up over the form): its keys write into the points box, « ,5 » adds a half point, « ⌫ »
  *   removes the last figure. A laptop types in the box as before.
  * - On a touch screen the rows of a played deal have no « — » button: a chosen button tapped
- *   again clears its row (the buttons then fit one line each).
+ *   again clears its row (the buttons then fit one line each). Not the contract's: « Prise » lit
+ *   by default and tapped out of habit stays lit.
+ * - « Chelem annoncé » lights « L'attaque » as the chelem's maker (an announced chelem is most
+ *   often made): « Personne » tapped if it fell.
  * - « Comme la précédente » chooses the previous played deal's taker, partner and contract in
  *   place (without JavaScript, the link asks the server for a form so filled).
  * - The folded dealer line names the dealer chosen, and folds again once one is tapped.
@@ -161,9 +164,9 @@
     if (event.target.tagName === "INPUT") {
       return false; // the radio's own click, that the label's sends once checked: not a second tap
     }
-    var label = event.target.closest && event.target.closest(".tap-to-clear .played-only > .segmented-field label");
+    var label = event.target.closest && event.target.closest(".tap-to-clear .played-only > .segmented-field label, .tap-to-clear .petit-line label");
     var radio = label && label.querySelector('input[type="radio"]');
-    if (!radio || !radio.checked || radio.value === "") {
+    if (!radio || !radio.checked || radio.value === "" || radio.name === "contract") {
       return false;
     }
     event.preventDefault();
@@ -209,6 +212,12 @@
     var form = dealForm(event.target);
     if (form && event.target.name === "taker") {
       partnerRow(form);
+    }
+    if (form && event.target.name === "chelem_announced" && event.target.checked) {
+      var maker = form.querySelector('input[name="chelem_made_by"]:checked');
+      if (!maker || maker.value === "") {
+        check(form, "chelem_made_by", "attack");
+      }
     }
     if (form && event.target.name === "dealer") {
       showDealer(form);

@@ -131,9 +131,14 @@
   /* What the deal says, read from the form as the secretary sees it: « Donneur : Alice · … ». */
   function summary(form) {
     const parts = [];
+    const kind = form.querySelector('input[name="kind"]:checked');
+    const played = !kind || kind.value === "played";
     form.querySelectorAll("input, select").forEach(function (input) {
       if (!input.name || SKIPPED.includes(input.name) || input.type === "hidden" || input.type === "submit") {
         return;
+      }
+      if (!played && input.closest(".played-only")) {
+        return; // hidden for a passe (« Prise », lit by default, is no choice of the secretary's)
       }
       const group = input.closest("fieldset");
       const legend = group && group.querySelector("legend");

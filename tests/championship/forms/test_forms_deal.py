@@ -255,6 +255,22 @@ def test_it_needs_only_the_dealer_for_a_deal_that_was_not_played(round_, kind):
     assert (deal.kind, deal.taker, deal.contract) == (kind, None, "")
 
 
+def test_a_new_deal_has_prise_lit_and_a_correction_its_own_contract(round_):
+    assert DealForm(round_)["contract"].value() == "prise"  # the contract most often taken
+    assert DealForm(round_, deal=round_.deals.get(number=1))["contract"].value() == "garde"
+
+
+@pytest.mark.parametrize("kind", ["passed", "petit_sec", "misdeal"])
+def test_the_default_prise_posted_with_a_deal_not_played_is_neither_refused_nor_stored(round_, kind):
+    """The page without JavaScript posts the contract lit by default with « Passe »."""
+    form = DealForm(round_, {"kind": kind, "dealer": player("David").pk, "partner": "", "contract": "prise"})
+    assert form.is_valid(), form.errors
+    deal = store_deal_form(form)
+    assert (deal.kind, deal.contract) == (kind, "")
+    errors = errors_of(round_, {"kind": kind, "dealer": player("David").pk, "contract": "garde"})
+    assert list(errors) == ["contract"]  # a contract chosen by the secretary is still refused
+
+
 def test_it_refuses_an_unknown_kind(round_):
     errors = errors_of(round_, played(kind="annulée"))
     assert errors["kind"][0].startswith("Donne 5, type : type de donne inconnu « annulée »")
