@@ -71,7 +71,10 @@ FIXTURES = {
 # The environment of the site served by gunicorn (tests/production/deployment.py): a fresh one, the
 # suite's own variables above not passed on; each variable as a deployment sets it, with why the
 # test's value is safe. Everything else keeps production's default (SECURE_COOKIES on, the file
-# cache, background warming, SECURE_SSL_REDIRECT off as behind the docs' HTTPS proxy).
+# cache, background warming, SECURE_SSL_REDIRECT off as behind the docs' HTTPS proxy). gunicorn's
+# own options: the docs' command, plus a longer watchdog (--timeout 120: a worker is killed only
+# after that long without an answer; a loaded machine, not the site, would otherwise fail the test)
+# and a control socket of its own (--control-socket: two runs on a machine would share the default).
 DEPLOYMENT = {
     "DEBUG": "off, written explicitly as docs/exploitation.md asks for manage.py",
     "SECRET_KEY": "a random key made for the run, as a deployment makes its own",

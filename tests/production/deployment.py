@@ -1,6 +1,7 @@
 """The site deployed as docs/exploitation.md (« Déployer ») deploys it, in a folder of its own:
 `migrate` and the demo on a SQLite file, `collectstatic` with the manifest storage, then
-`gunicorn federation.wsgi --bind 127.0.0.1:PORT --workers 2`, stopped with its process group.
+`gunicorn federation.wsgi --bind 127.0.0.1:PORT --workers 2` (a longer watchdog timeout and a
+control socket of its own: see served()), stopped with its process group.
 
 Every command runs in a fresh environment: the suite's own variables (tests/env_plugin.py: no
 secure cookies, a cache in memory, no background warming, its static folder) are not passed on.
@@ -27,6 +28,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
+WORKER_TIMEOUT = 120  # seconds; the docs' default is 30 (see served())
 READY_SECONDS = 180  # a loaded machine: gunicorn's workers import Django, WeasyPrint, the apps
 SETUP_SECONDS = 600  # migrate, the demo and collectstatic, on a loaded machine
 GUNICORN = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or shutil.which("gunicorn")
@@ -160,9 +162,13 @@ def served(site):
         bind = f"127.0.0.1:{site.port}"
         # Its control socket in the folder, not the default one under HOME, which two servers of
         # the machine (two runs of the suite) would share.
-        control = ("--control-socket", str(site.folder / "gunicorn.ctl"))
+        options = ("--control-socket", str(site.folder / "gunicorn.ctl"))
+        # And a longer watchdog: gunicorn's (30 s by default) kills a worker
+        # that has not answered; a cold page on a machine loaded by other work may take that long,
+        # and a worker killed for it would fail the test for the machine, not for the site.
+        options += ("--timeout", str(WORKER_TIMEOUT))
         site.process = start(
-            site, "gunicorn", GUNICORN, "federation.wsgi", "--bind", bind, "--workers", str(WORKERS), *control
+            site, "gunicorn", GUNICORN, "federation.wsgi", "--bind", bind, "--workers", str(WORKERS), *options
         )
         deadline = time.monotonic() + READY_SECONDS
         while (
@@ -172,7 +178,7 @@ def served(site):
         if site.process.poll() is None:
             break
         stop(site.process)
-        if "already in use" not in site.log():
+        if "in use" not in site.log():  # gunicorn: « Connection in use: (host, port) »
             break
     try:
         assert site.process.poll() is None, f"gunicorn s'est arrêté :\n{site.log()}"

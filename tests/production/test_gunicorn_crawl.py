@@ -7,7 +7,8 @@ they share, the static files `collectstatic` wrote with the manifest storage and
 and the settings of a fresh environment (tests/production/deployment.py: DEBUG=0, a random
 SECRET_KEY, secure cookies, one proxy in front). Here the demo federation is built by `migrate`
 and `manage.py demo` on a SQLite file, its static files collected into a folder of their own, and
-gunicorn started with two workers, exactly as « Déployer » says.
+gunicorn started with two workers as « Déployer » says (with a longer watchdog timeout, so that a
+loaded machine does not get a worker killed: tests/production/deployment.py).
 
 The crawl (`test_every_page_…`) plays the HTTPS proxy the docs put in front: every request carries
 `X-Forwarded-Proto: https` and `X-Forwarded-For`, so the site sees an HTTPS request (its cookies
@@ -316,9 +317,9 @@ def test_every_page_of_every_visitor_answers_in_french_with_its_hashed_static_fi
         for future in [pool.submit(crawl, crawl_, name) for name in VISITORS]:
             future.result()
 
+    assert crawl_.problems == [], "\n".join(crawl_.problems) + "\n" + deployed_site.log()[-3000:]
     missing = {name: sorted(MUST_REACH[name] - crawl_.reached[name]) for name in VISITORS}
     assert all(not routes for routes in missing.values()), f"pages jamais atteintes : {missing}"
-    assert crawl_.problems == [], "\n".join(crawl_.problems) + "\n" + deployed_site.log()[-3000:]
     seconds = time.monotonic() - started
     slowest = ", ".join(f"{path} ({name}) {took:.1f} s" for took, name, path in sorted(crawl_.timings)[-3:])
     benchmark(
