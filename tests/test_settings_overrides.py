@@ -68,6 +68,33 @@ FIXTURES = {
 }
 
 
+# The environment of the site served by gunicorn (tests/production/deployment.py): a fresh one, the
+# suite's own variables above not passed on; each variable as a deployment sets it, with why the
+# test's value is safe. Everything else keeps production's default (SECURE_COOKIES on, the file
+# cache, background warming, SECURE_SSL_REDIRECT off as behind the docs' HTTPS proxy). gunicorn's
+# own options: the docs' command, plus a longer watchdog (--timeout 120: a worker is killed only
+# after that long without an answer; a loaded machine, not the site, would otherwise fail the test)
+# and a control socket of its own (--control-socket: two runs on a machine would share the default).
+DEPLOYMENT = {
+    "DEBUG": "off, written explicitly as docs/exploitation.md asks for manage.py",
+    "SECRET_KEY": "a random key made for the run, as a deployment makes its own",
+    "ALLOWED_HOSTS": "the loopback names the crawler and the browser ask for",
+    "CSRF_TRUSTED_ORIGINS": "the https origin the proxy stands for; the Origin still has to match it",
+    "DATABASE_URL": "a SQLite file of the run's folder (PostgreSQL: tests/federation/test_postgresql.py)",
+    "STATIC_ROOT": "the run's folder: collectstatic writes there with the manifest storage",
+    "CACHE_URL": "the default file cache shared by the workers, in the run's folder rather than media/",
+    "PDF_CACHE_DIR": "the run's folder rather than media/pdf",
+    "PROXY_COUNT": "1, the nginx of « Déployer », whose headers the crawler sends",
+}
+
+
+def test_the_deployment_sets_only_the_listed_variables():
+    from tests.production import deployment  # noqa: PLC0415
+
+    assert set(deployment.ENVIRONMENT) == set(DEPLOYMENT)
+    assert set(deployment.environment(TESTS)) - set(deployment.PASSED_ON) == set(DEPLOYMENT)
+
+
 def environment_overrides():
     tree = ast.parse((TESTS / "env_plugin.py").read_text(encoding="utf-8"))
     return {
