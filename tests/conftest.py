@@ -18,9 +18,10 @@ hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 # Tests that drive one server of the machine run one after the other on one xdist worker
-# (tests/env_plugin.py): the browser tests (their live server, a Chromium each) and those of
-# PostgreSQL (tests/postgres.py marks them). The others are shared out as they come.
-SHARED_SERVERS = {"tests/e2e/": "navigateur"}
+# (tests/env_plugin.py): the browser tests (their live server, a Chromium each), the site deployed
+# under gunicorn (built once for its module) and those of PostgreSQL (tests/postgres.py marks
+# them). The others are shared out as they come.
+SHARED_SERVERS = {"tests/e2e/": "navigateur", "tests/production/": "gunicorn"}
 ROOT = Path(__file__).resolve().parent.parent
 
 
