@@ -98,11 +98,13 @@ def sqlite_database(kind):
                 database.execute("PRAGMA journal_mode=DELETE")
             os.replace(building, path)
             drop_stale_files(path)
+    os.utime(path)  # its date is that of its last use (see drop_stale_files)
     return path
 
 
 def drop_stale_files(current):
-    """The files of the same kind last built before yesterday for other code: removed."""
+    """The files of the same kind for other code (another checkout, an older commit), unused since
+    before yesterday: removed."""
     prefix = current.name.rsplit("-", 1)[0]
     yesterday = (datetime.datetime.now() - datetime.timedelta(days=1)).timestamp()
     for path in current.parent.glob(f"{prefix}-*.sqlite3"):
@@ -112,7 +114,10 @@ def drop_stale_files(current):
 
 def sqlite_copy(kind, path):
     """A copy of the `kind` database at `path`: its DATABASE_URL."""
-    shutil.copyfile(sqlite_database(kind), path)
+    try:
+        shutil.copyfile(sqlite_database(kind), path)
+    except FileNotFoundError:  # removed meanwhile as stale by another checkout: built again
+        shutil.copyfile(sqlite_database(kind), path)
     return f"sqlite:///{path}"
 
 
@@ -132,7 +137,10 @@ def postgres_template(base_url, kind):
 
     def exists():
         with psycopg.connect(base_url, autocommit=True) as admin:
-            return bool(admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone())
+            found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+            if found:  # its comment is the day of its last use (see drop_stale_templates)
+                mark_used(admin, name)
+            return bool(found)
 
     with built_once(name, exists) as missing:
         if missing:
@@ -150,15 +158,19 @@ def postgres_template(base_url, kind):
             for args in commands:
                 manage(database_url(base_url, building), *args)
             with psycopg.connect(base_url, autocommit=True) as admin:
-                admin.execute(f"COMMENT ON DATABASE \"{building}\" IS '{datetime.date.today().isoformat()}'")
+                mark_used(admin, building)
                 admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
                 drop_stale_templates(admin, name)
     return name
 
 
+def mark_used(admin, name):
+    admin.execute(f"COMMENT ON DATABASE \"{name}\" IS '{datetime.date.today().isoformat()}'")
+
+
 def drop_stale_templates(admin, current):
-    """The templates of the same kind built before yesterday for other code (another checkout, an
-    older commit): dropped, but one a process is copying right now, which stays for next time."""
+    """The templates of the same kind for other code (another checkout, an older commit), unused
+    since before yesterday: dropped, but one a process is copying right now, which stays."""
     import psycopg  # noqa: PLC0415
 
     prefix = current.rsplit("_", 1)[0]
