@@ -11,15 +11,22 @@ POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 
 
 @contextmanager
-def side_database(suffix):
-    """Create `<name>_<suffix>` on the server of TEST_POSTGRES_URL, give its URL, drop it after."""
+def side_database(suffix, template=None):
+    """Create `<name>_<suffix>_<worker>` on the server of TEST_POSTGRES_URL, give its URL, drop it
+    after. The worker's name (an xdist worker's, « main » without xdist) keeps two test processes
+    of one run off each other's database. `template`: "migrated" or "demo", a copy of that
+    database (tests/databases.py) rather than an empty one."""
     import psycopg
 
+    from tests.databases import postgres_template
+
     parts = urlsplit(POSTGRES_URL)
-    name = f"{parts.path.lstrip('/')}_{suffix}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"{parts.path.lstrip('/')}_{suffix}_{worker}"
+    source = f' TEMPLATE "{postgres_template(POSTGRES_URL, template)}"' if template else ""
     admin = psycopg.connect(POSTGRES_URL, autocommit=True)
     drop_database(admin, name)
-    admin.execute(f'CREATE DATABASE "{name}"')
+    admin.execute(f'CREATE DATABASE "{name}"{source}')
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:

@@ -3,6 +3,9 @@ run in a child pytest, their threads each on its own connection, on a file SQLit
 immediate transactions) and, when TEST_POSTGRES_URL is set (CI, see .ci/run), on PostgreSQL in a
 database of their own next to that one, with the file cache of one machine; the figure races
 also with Redis when TEST_REDIS_URL is set. See the races' modules for what each proves.
+
+Each database starts as a copy of the migrated one (tests/databases.py): the races' own `migrate`
+then has nothing left to do.
 """
 
 import os
@@ -10,6 +13,7 @@ import os
 import pytest
 
 from tests.child_pytest import run_child_pytest
+from tests.databases import sqlite_copy
 from tests.postgres import POSTGRES_URL, side_database
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
@@ -23,12 +27,12 @@ def run_races(database_url, cache_url, races=ALL_RACES, expected="13 passed"):
 
 
 def test_concurrent_writes_lose_nothing_on_sqlite(tmp_path):
-    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", f"file://{tmp_path / 'cache'}")
+    run_races(sqlite_copy("migrated", tmp_path / "courses.sqlite3"), f"file://{tmp_path / 'cache'}")
 
 
 @pytest.fixture
 def postgres_url():
-    with side_database("races") as url:
+    with side_database("races", template="migrated") as url:
         yield url
 
 
@@ -40,4 +44,4 @@ def test_concurrent_writes_lose_nothing_on_postgresql(postgres_url, tmp_path):
 @pytest.mark.skipif(not REDIS_URL, reason="TEST_REDIS_URL n'est pas défini")
 def test_figures_read_while_writes_commit_are_fresh_with_redis(tmp_path):
     """The cache of several machines (see docs): the figure races again, on Redis."""
-    run_races(f"sqlite:///{tmp_path / 'courses.sqlite3'}", REDIS_URL, FIGURE_RACES, "5 passed")
+    run_races(sqlite_copy("migrated", tmp_path / "courses.sqlite3"), REDIS_URL, FIGURE_RACES, "5 passed")

@@ -4,6 +4,8 @@ set, see .ci/run) on PostgreSQL.
 
 Each test runs the commands in a child process against its own database, as an administrator
 would; the PostgreSQL test works in a database of its own, next to the one of TEST_POSTGRES_URL.
+The round trips start from a copy of the demo's database (tests/databases.py): `manage.py demo`
+is not what they test.
 """
 
 import json
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.databases import sqlite_copy
 from tests.postgres import POSTGRES_URL, side_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,8 +94,10 @@ def print_snapshot():
     print(json.dumps({"outputs": outputs, "tables": tables, "history_microseconds": microseconds}))
 
 
-def snapshot(database_url, env=None):
-    code = "from tests.federation.test_backup import print_snapshot; print_snapshot()"
+def snapshot(database_url, env=None, before="", after=""):
+    """The snapshot of `database_url`, read by a process of its own that runs the code `before`
+    first (the changes of a site going on) and `after` last."""
+    code = f"{before}\nfrom tests.federation.test_backup import print_snapshot; print_snapshot()\n{after}"
     return json.loads(manage(database_url, "shell", "-v0", "-c", code, env=env).stdout)
 
 
@@ -113,11 +118,11 @@ Player.objects.create(name="Arrivé après la sauvegarde")
 
 
 def round_trip(database_url, backup_file, writing):
-    """Demo, backup (while `writing()` holds an uncommitted write), changes, restore: the same
-    outputs and rows as at the backup. Every command shares one file cache, as the processes of
-    a site do: the figures cached between the backup and the restore are never shown after it."""
+    """On the demo's database: backup (while `writing()` holds an uncommitted write), changes,
+    restore: the same outputs and rows as at the backup. Every command shares one file cache, as
+    the processes of a site do: the figures cached between the backup and the restore are never
+    shown after it."""
     cache = {"CACHE_URL": f"file://{backup_file.parent / 'cache'}"}
-    manage(database_url, "demo", env=cache)
     before = snapshot(database_url, cache)
     assert before["outputs"] and before["history_microseconds"]
     # The history's timestamps carry microseconds: a restore cut to the millisecond would show.
@@ -128,8 +133,7 @@ def round_trip(database_url, backup_file, writing):
     assert "sauvegardée" in result.stdout
     assert stat.S_IMODE(backup_file.stat().st_mode) == 0o600
 
-    manage(database_url, "shell", "-v0", "-c", CHANGES, env=cache)
-    changed = snapshot(database_url, cache)
+    changed = snapshot(database_url, cache, before=CHANGES)
     assert changed["outputs"] != before["outputs"]
     assert changed["tables"] != before["tables"]
 
@@ -139,7 +143,8 @@ def round_trip(database_url, backup_file, writing):
 
     result = manage(database_url, "restore", str(backup_file), stdin="oui\n", env=cache)
     assert "restaurée" in result.stdout
-    after = snapshot(database_url, cache)
+    # Then the site goes on from the restored state (checked below: new rows get new ids).
+    after = snapshot(database_url, cache, after=CHANGES)
     for key, output in before["outputs"].items():
         assert after["outputs"][key] == output, key
     assert after["outputs"].keys() == before["outputs"].keys()
@@ -147,16 +152,13 @@ def round_trip(database_url, backup_file, writing):
         assert after["tables"][table] == rows, table
     assert after == before
 
-    # The site goes on from the restored state: new rows get new ids.
-    manage(database_url, "shell", "-v0", "-c", CHANGES, env=cache)
     manage(database_url, "restore", str(backup_file), "--noinput", env=cache)
     assert snapshot(database_url, cache) == before
 
 
 def test_it_restores_every_output_and_every_timestamp_from_a_sqlite_backup(tmp_path):
     database = tmp_path / "site.sqlite3"
-    url = f"sqlite:///{database}"
-    manage(url, "migrate", "-v0")
+    url = sqlite_copy("demo", database)
 
     @contextmanager
     def writing():
@@ -174,17 +176,15 @@ def test_it_restores_every_output_and_every_timestamp_from_a_sqlite_backup(tmp_p
 
 @pytest.fixture
 def postgres_url():
-    """A database of its own on the server of TEST_POSTGRES_URL (a restore drops every table, so
-    it must not share one with the other tests)."""
-    with side_database("backup") as url:
+    """A copy of the demo's database on the server of TEST_POSTGRES_URL (a restore drops every
+    table, so it must not share one with the other tests)."""
+    with side_database("backup", template="demo") as url:
         yield url
 
 
 @needs_postgresql
 def test_it_restores_every_output_and_every_timestamp_from_a_postgresql_backup(tmp_path, postgres_url):
     import psycopg
-
-    manage(postgres_url, "migrate", "-v0")
 
     @contextmanager
     def writing():

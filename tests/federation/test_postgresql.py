@@ -1,19 +1,24 @@
 """The production database: migrations, the demo and every machine-readable output on a real
-PostgreSQL, compared with the same commands on SQLite.
+PostgreSQL, compared with the same commands on SQLite (the demo's database, built once for the run
+by the same commands: tests/databases.py).
 
-Runs when TEST_POSTGRES_URL names a database the tests may empty (CI starts one, see .ci/run).
+Runs when TEST_POSTGRES_URL names a server where the tests may create databases (CI starts one,
+see .ci/run); each test works in a database of its own there.
 """
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.databases import sqlite_copy
+from tests.postgres import POSTGRES_URL, side_database
+
 ROOT = Path(__file__).resolve().parents[2]
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 
 pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
 
@@ -59,31 +64,63 @@ def manage(database_url, *args, **env):
     return result.stdout
 
 
-def load_demo(database_url):
-    for args in (["migrate", "-v0"], ["flush", "--noinput"], ["demo"], ["demo"]):
-        manage(database_url, *args)
+# The database's vendor, then every output of OUTPUTS as JSON, then the statistics' pages: one
+# process reads them all (the commands' arguments are parsed as on the command line).
+ALL_OUTPUTS = f"""
+import json, shlex
+from io import StringIO
+from django.core.management import call_command
+from django.db import connection
+outputs = {{}}
+for args in {OUTPUTS!r}:
+    buffer = StringIO()
+    call_command(*args, stdout=buffer)
+    outputs[shlex.join(args)] = buffer.getvalue()
+print(json.dumps({{"vendor": connection.vendor, "outputs": outputs}}))
+{STATS_JSON}
+"""
 
 
-def test_it_gives_the_same_outputs_on_postgresql_as_on_sqlite(tmp_path):
-    sqlite_url = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
-    load_demo(POSTGRES_URL)
-    load_demo(sqlite_url)
-    vendor = "from django.db import connection; print(connection.vendor)"
-    assert manage(POSTGRES_URL, "shell", "-v0", "-c", vendor).strip() == "postgresql"
-    for args in OUTPUTS:
-        assert manage(POSTGRES_URL, *args) == manage(sqlite_url, *args), args
-    stats = [
-        manage(url, "shell", "-v0", "-c", STATS_JSON, ALLOWED_HOSTS="testserver")
-        for url in (POSTGRES_URL, sqlite_url)
-    ]
-    assert stats[0].count("/palmares/ {") == 1 and '"takes"' in stats[0]  # the pages were read
-    assert stats[0].splitlines() == stats[1].splitlines()
+def read_outputs(database_url):
+    """What ALL_OUTPUTS prints on `database_url`: the vendor and outputs, the statistics' lines."""
+    first, *stats = manage(
+        database_url, "shell", "-v0", "-c", ALL_OUTPUTS, ALLOWED_HOSTS="testserver"
+    ).splitlines()
+    return json.loads(first), stats
 
 
-def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path):
+@pytest.fixture
+def postgres_url():
+    with side_database("outputs") as url:
+        yield url
+
+
+def test_it_gives_the_same_outputs_on_postgresql_as_on_sqlite(tmp_path, postgres_url):
+    # On PostgreSQL, as a new site is set up: migrations, the demo, the demo again (which changes nothing).
+    for args in (["migrate", "-v0"], ["demo"], ["demo"]):
+        manage(postgres_url, *args)
+    sqlite_url = sqlite_copy("demo", tmp_path / "demo.sqlite3")
+    (postgresql, postgresql_stats), (sqlite, sqlite_stats) = map(read_outputs, (postgres_url, sqlite_url))
+    assert (postgresql["vendor"], sqlite["vendor"]) == ("postgresql", "sqlite")
+    assert list(postgresql["outputs"]) == [shlex.join(args) for args in OUTPUTS]
+    for args, output in postgresql["outputs"].items():
+        assert output == sqlite["outputs"][args], args
+    # The command line itself gives what the commands gave in the shell.
+    assert manage(postgres_url, *OUTPUTS[0]) == postgresql["outputs"][shlex.join(OUTPUTS[0])]
+    stats = "\n".join(postgresql_stats)
+    assert stats.count("/palmares/ {") == 1 and '"takes"' in stats  # the pages were read
+    assert postgresql_stats == sqlite_stats
+
+
+@pytest.fixture
+def migrated_postgres_url():
+    with side_database("bounds", template="migrated") as url:
+        yield url
+
+
+def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path, migrated_postgres_url):
     """What PostgreSQL alone used to refuse with a crash (a 32-bit total, a NUL byte) is refused by
     the import's own rules, in French, before the database is reached."""
-    manage(POSTGRES_URL, "migrate", "-v0")
     players = ["Alice", "Bruno", "Chloé", "David", "Émile"]
     sheet = {
         "season": "2030-2031",
@@ -95,7 +132,7 @@ def test_it_refuses_out_of_range_input_in_french_on_postgresql(tmp_path):
     }
     path = tmp_path / "bornes.json"
     path.write_text(json.dumps(sheet), "utf-8")
-    env = dict(os.environ, DATABASE_URL=POSTGRES_URL, DEBUG="0", SECRET_KEY="ci-" + "x" * 40)
+    env = dict(os.environ, DATABASE_URL=migrated_postgres_url, DEBUG="0", SECRET_KEY="ci-" + "x" * 40)
     result = subprocess.run(
         [sys.executable, "manage.py", "import_round", str(path), "--create-players"],
         cwd=ROOT,

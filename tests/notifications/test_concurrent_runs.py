@@ -1,11 +1,12 @@
 """Two runs of the reminders at once, and two confirmations of one new address at once
 (tests/notifications/races/), in a child pytest on a file SQLite database (WAL, immediate
 transactions) and, when TEST_POSTGRES_URL is set, on PostgreSQL in a database of their own next to
-that one."""
+that one; each a copy of the migrated database (tests/databases.py)."""
 
 import pytest
 
 from tests.child_pytest import run_child_pytest
+from tests.databases import sqlite_copy
 from tests.postgres import POSTGRES_URL, side_database
 
 RACES = "tests/notifications/races"
@@ -16,12 +17,12 @@ def run_races(database_url):
 
 
 def test_two_runs_at_once_send_each_reminder_once_on_sqlite(tmp_path):
-    run_races(f"sqlite:///{tmp_path / 'rappels.sqlite3'}")
+    run_races(sqlite_copy("migrated", tmp_path / "rappels.sqlite3"))
 
 
 @pytest.fixture
 def postgres_url():
-    with side_database("reminders") as url:
+    with side_database("reminders", template="migrated") as url:
         yield url
 
 

@@ -185,8 +185,20 @@ def test_two_threads_at_once_post_once(chat, night):
 
 @pytest.fixture
 def postgres_url():
-    with side_database("webhooks") as url:
+    with side_database("webhooks", template="migrated") as url:
         yield url
+
+
+if os.environ.get("WEBHOOK_RACE") == "1":
+
+    @pytest.fixture(scope="session")
+    def django_db_setup(django_db_blocker):
+        """In the child pytest of `test_race_on_postgresql`: its database as it is, a copy of the
+        migrated one (tests/databases.py), never a test database migrated again."""
+        from django.core.management import call_command  # noqa: PLC0415
+
+        with django_db_blocker.unblock():
+            call_command("migrate", verbosity=0)
 
 
 @pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")

@@ -3,12 +3,13 @@ CACHE_URL): each site shows its own figures, whatever the other cached under the
 and player ids (issue 20: the first site showed the second one's standings, and a player page
 answered 500 on a piece cached from the other database).
 
-Each site is a child process of its own, as gunicorn's workers are, on its own SQLite file, with
-one file cache for both.
+Each site is a child process of its own, as gunicorn's workers are, on its own SQLite file (a
+copy of the migrated database, tests/databases.py), with one file cache for both.
 """
 
 import json
 
+from tests.databases import sqlite_copy
 from tests.federation.test_backup import manage
 
 # The same season, players and rounds by id in both databases; other results in each.
@@ -29,35 +30,37 @@ TOTALS = {
     "b": {"Alice": -300, "Bruno": 200, "Chloé": -100, "David": 150, "Émile": 50},
 }
 
-PAGES = """
+# What a site shows: the standings (`manage.py standings`) and the tables of its pages, as JSON.
+OUTPUTS = """
 import json, re
+from io import StringIO
+from django.core.management import call_command
 from django.test import Client
 from federation.models import Player
+standings = StringIO()
+call_command("standings", "2010-2011", stdout=standings)
 client = Client()
-pages = {{}}
-players = [f"/joueurs/{{p.pk}}/" for p in Player.objects.order_by("pk")]
+pages = {}
+players = [f"/joueurs/{p.pk}/" for p in Player.objects.order_by("pk")]
 for url in ["/saisons/2010-2011/", "/saisons/", "/", *players]:
     response = client.get(url)
     pages[url] = [response.status_code, re.findall(r"<table.*?</table>", response.content.decode(), re.S)]
-print(json.dumps(pages))
+print(json.dumps({"standings": json.loads(standings.getvalue()), "pages": pages}))
 """
 
 
-def outputs(url, env):
-    standings = manage(url, "standings", "2010-2011", env=env).stdout
-    pages = json.loads(manage(url, "shell", "-v0", "-c", PAGES.format(), env=env).stdout)
-    return {"standings": json.loads(standings), "pages": pages}
+def outputs(url, env, before=""):
+    """What the site of `url` shows, read by a process of its own (after running `before`)."""
+    return json.loads(manage(url, "shell", "-v0", "-c", before + OUTPUTS, env=env).stdout)
 
 
 def test_two_databases_on_one_cache_each_show_their_own_figures(tmp_path):
     shared = {"CACHE_URL": f"file://{tmp_path / 'cache'}"}
     alone = {"CACHE_URL": "locmem://"}  # nothing shared: the truth of each database
-    urls = {}
+    urls, truth = {}, {}
     for name, totals in TOTALS.items():
-        urls[name] = f"sqlite:///{tmp_path / name}.sqlite3"
-        manage(urls[name], "migrate", "-v0")
-        manage(urls[name], "shell", "-v0", "-c", BUILD.format(totals=totals), env=alone)
-    truth = {name: outputs(url, alone) for name, url in urls.items()}
+        urls[name] = sqlite_copy("migrated", tmp_path / f"{name}.sqlite3")
+        truth[name] = outputs(urls[name], alone, before=BUILD.format(totals=totals))
     assert truth["a"]["standings"] != truth["b"]["standings"]
     assert all(status == 200 for status, _tables in truth["a"]["pages"].values())
 
