@@ -1,10 +1,14 @@
 import datetime
+import io
 import os
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import transaction
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
@@ -78,10 +82,64 @@ def member(db):
     return make_player("Membre")
 
 
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     """Hashing real passwords is slow by design; the suite needs no such protection."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+
+
+# Tests that reach the database, whatever way they ask for it (pytest-django's fixtures, its mark).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+DATABASE_FIXTURES |= {"live_server"}
+
+
+def _uses_the_database(item):
+    return bool(DATABASE_FIXTURES & set(item.fixturenames)) or item.get_closest_marker("django_db")
+
+
+def _refuse_tests_that_would_see_it(request, fixture):
+    """A world kept for a module (`demo`) is the database of every test of that module that runs
+    after the first one asking for it: such a test must ask for it too, and none may be
+    transactional (it would flush what the module's transaction holds)."""
+    items = [item for item in request.session.items if item.getparent(pytest.Module) is request.node]
+    first = next(index for index, item in enumerate(items) if fixture in item.fixturenames)
+    wrong = [
+        item.name
+        for item in items[first:]
+        if _uses_the_database(item)
+        and (fixture not in item.fixturenames or "transactional_db" in item.fixturenames)
+    ]
+    if wrong:
+        pytest.fail(f"« {fixture} » is this module's database: {wrong} would see it; move them out")
+
+
+@pytest.fixture(scope="module")
+def demo(request, django_db_setup, django_db_blocker):
+    """The demo federation (`manage.py demo`), built once for the tests of a module that ask for it
+    and rolled back after the last one: each test runs in its own savepoint inside it (pytest-
+    django's `db`), so none sees what another wrote. Building it takes seconds; a module whose
+    tests all read the demo (tests/championship/views/test_home_demo.py) builds it once."""
+    _refuse_tests_that_would_see_it(request, "demo")
+    with django_db_blocker.unblock():
+        kept = transaction.atomic()
+        kept.__enter__()
+        try:
+            with (
+                override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS),
+                translation.override(django_settings.LANGUAGE_CODE),
+            ):
+                call_command("demo", stdout=io.StringIO())
+        except BaseException:
+            transaction.set_rollback(True)
+            kept.__exit__(None, None, None)
+            raise
+    yield
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        kept.__exit__(None, None, None)
 
 
 @pytest.fixture(autouse=True)

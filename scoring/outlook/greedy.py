@@ -215,11 +215,21 @@ def _lowest(scale: Scale, table) -> int:
 
 @lru_cache(maxsize=4096)
 def _sums(values_per_seat: tuple) -> frozenset:
-    """Every total of one value per seat."""
-    totals = {0}
+    """Every total of one value per seat. The totals are the bits of one integer, shifted by
+    each seat's values from its lowest: a season of 200 seats to come is 200 shifts of a number
+    of a few thousand bits, where a set of every total, seat after seat, took seconds."""
+    lowest, totals = 0, 1  # bit t set: lowest + t is a total
     for values in values_per_seat:
-        totals = {total + value for total in totals for value in values}
-    return frozenset(totals)
+        if not values:
+            return frozenset()
+        least = min(values)
+        lowest += least
+        shifted = 0
+        for value in set(values):
+            shifted |= totals << (value - least)
+        totals = shifted
+    bits = bin(totals)[:1:-1]  # bit 0 first
+    return frozenset(lowest + offset for offset, bit in enumerate(bits) if bit == "1")
 
 
 def unsafe_gain_bounds(field, i: int, scale: Scale):

@@ -31,8 +31,7 @@ def test_it_builds_the_demo_twice_without_duplicating_anything(db, capsys):
     assert Official.objects.filter(role=Official.PRESIDENT, player__name="Bruno").count() == 2
 
 
-def test_it_gives_the_finished_demo_season_a_whole_cup(db):
-    call_command("demo", stdout=None)
+def test_it_gives_the_finished_demo_season_a_whole_cup(db, demo):
     past = Season.objects.get(name="2010-2011")
     assert not past.is_open
     standings = season_standings(past)
@@ -43,8 +42,7 @@ def test_it_gives_the_finished_demo_season_a_whole_cup(db):
     assert past.rounds.filter(stage=Round.FINAL, status=Round.HOMOLOGATED).exists()
 
 
-def test_it_shows_the_current_demo_season_in_progress(db, client):
-    call_command("demo", stdout=None)
+def test_it_shows_the_current_demo_season_in_progress(db, demo, client):
     current = Season.objects.current()
     assert current.is_open and current.name != "2010-2011"
     assert current.rounds.filter(status=Round.SUBMITTED).count() == 1

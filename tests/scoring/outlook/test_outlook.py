@@ -177,6 +177,28 @@ def usual_seasons(draw):
     )
 
 
+def every_total(values_per_seat):
+    """Every total of one value per seat, as the definition says it: a set, seat after seat."""
+    totals = {0}
+    for values in values_per_seat:
+        totals = {total + value for total in totals for value in values}
+    return totals
+
+
+@given(st.lists(st.lists(st.integers(-6, 16), max_size=5).map(tuple), max_size=8).map(tuple))
+def test_the_totals_of_the_seats_are_every_total_of_one_value_per_seat(values_per_seat):
+    assert greedy._sums(values_per_seat) == every_total(values_per_seat)
+
+
+def test_many_seats_give_the_totals_the_definition_gives():
+    """A long season's seats to come (tests/championship/cup/test_cup.py: 200 rounds), here 60
+    tables of five and a malus: the same totals as the definition, the highest less one never."""
+    seats = ((10, 7, 5, 3, 1),) * 60 + ((-2, 0),)
+    totals = greedy._sums(seats)
+    assert totals == every_total(seats)
+    assert max(totals) == 600 and 599 not in totals and min(totals) == 58
+
+
 @settings(max_examples=10, deadline=None)
 @given(usual_seasons())
 def test_the_shortcuts_agree_with_the_program(drawn):
