@@ -53,19 +53,8 @@ FIELD_LABELS = {
 # Engine field -> form field (poignées are placed on the buttons of the player concerned).
 ENGINE_FIELDS = {"called_rank": "called_dame"}
 NOT_PLAYED = choices.NOT_PLAYED_PHRASES
-PLAYED_ONLY = [
-    "taker",
-    "contract",
-    "called",
-    "called_dame",
-    "partner",
-    "bouts",
-    "points",
-    "miseres",
-    "petit_au_bout",
-    "chelem_announced",
-    "chelem_made_by",
-]
+PLAYED_ONLY = ["taker", "contract", "called", "called_dame", "partner", "bouts", "points", "miseres"]
+PLAYED_ONLY += ["petit_au_bout", "chelem_announced", "chelem_made_by"]
 # What a played deal needs, in the form's order, and what is said when it is missing.
 MISSING_MESSAGES = {
     "taker": _("le preneur est obligatoire pour une donne jouée"),
@@ -418,8 +407,7 @@ class DealForm(MotifMixin, forms.Form):
         """A passed deal, a petit sec or a misdeal has only a dealer: name every field filled."""
         phrase = NOT_PLAYED[data["kind"]]
         filled = [name for name in PLAYED_ONLY if data.get(name) not in (None, "", [], False, SOLO)]
-        if data.get("contract") == DEFAULT_CONTRACT:
-            filled.remove("contract")
+        filled = [name for name in filled if (name, data[name]) != ("contract", DEFAULT_CONTRACT)]
         filled += [f"poignee_{seat.position}" for seat in self.seats if data.get(f"poignee_{seat.position}")]
         for name in filled:
             label = "poignees" if name.startswith("poignee_") else ENGINE_NAMES.get(name, name)

@@ -14,7 +14,7 @@ import pytest
 
 from tests.child_pytest import run_child_pytest
 from tests.databases import sqlite_copy
-from tests.postgres import POSTGRES_URL, side_database
+from tests.postgres import side_database
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
 ALL_RACES = "tests/championship/races"
@@ -36,7 +36,7 @@ def postgres_url():
         yield url
 
 
-@pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
+@pytest.mark.postgresql
 def test_concurrent_writes_lose_nothing_on_postgresql(postgres_url, tmp_path):
     run_races(postgres_url, f"file://{tmp_path / 'cache'}")
 

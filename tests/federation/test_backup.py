@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from tests.databases import sqlite_copy
-from tests.postgres import POSTGRES_URL, side_database
+from tests.postgres import side_database
 
 ROOT = Path(__file__).resolve().parents[2]
-needs_postgresql = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
+needs_postgresql = pytest.mark.postgresql
 
 
 def manage(database_url, *args, stdin=None, env=None, ok=True):

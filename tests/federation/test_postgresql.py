@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from tests.databases import sqlite_copy
-from tests.postgres import POSTGRES_URL, side_database
+from tests.postgres import side_database
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
+pytestmark = pytest.mark.postgresql
 
 OUTPUTS = [
     ["standings", "2010-2011", "--format", "json", "--as-of", "2011-06-30"],

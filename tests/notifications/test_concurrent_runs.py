@@ -7,7 +7,7 @@ import pytest
 
 from tests.child_pytest import run_child_pytest
 from tests.databases import sqlite_copy
-from tests.postgres import POSTGRES_URL, side_database
+from tests.postgres import side_database
 
 RACES = "tests/notifications/races"
 
@@ -26,6 +26,6 @@ def postgres_url():
         yield url
 
 
-@pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
+@pytest.mark.postgresql
 def test_two_runs_at_once_send_each_reminder_once_on_postgresql(postgres_url):
     run_races(postgres_url)

@@ -16,7 +16,7 @@ from championship.services import homologate_round
 from gamenights import services as nights
 from tests.child_pytest import run_child_pytest
 from tests.factories import make_round
-from tests.postgres import POSTGRES_URL, side_database
+from tests.postgres import side_database
 from tests.webhooks.conftest import deliver_command
 from webhooks import delivery
 from webhooks.models import Delivery, Webhook
@@ -201,7 +201,7 @@ if os.environ.get("WEBHOOK_RACE") == "1":
             call_command("migrate", verbosity=0)
 
 
-@pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL n'est pas défini")
+@pytest.mark.postgresql
 def test_race_on_postgresql(postgres_url):
     """`test_two_threads_at_once_post_once` in a child pytest on a PostgreSQL database of its own
     (threads on SQLite's shared in-memory test database would meet its table locks instead)."""
