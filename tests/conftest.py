@@ -45,13 +45,18 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.xdist_group(group))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def collected_static_files():
+def pytest_sessionstart(session):
     """The static files collected with the manifest storage, as production serves them
-    (tests/static_files.py): a page that names a file the manifest lacks fails here as there."""
+    (tests/static_files.py), before any test is collected or run: a page that names a file the
+    manifest lacks fails here as there. The storage then reads the manifest afresh, whatever of
+    it was read in this process before the collection was complete."""
+    from django.contrib.staticfiles.storage import staticfiles_storage  # noqa: PLC0415
+    from django.utils.functional import empty  # noqa: PLC0415
+
     from tests.static_files import collect  # noqa: PLC0415
 
     collect(Path(django_settings.STATIC_ROOT))
+    staticfiles_storage._wrapped = empty
 
 
 @pytest.fixture
