@@ -9,20 +9,7 @@ cannot bypass that: no add, change or delete, and the history forms are read-onl
 from django.contrib import admin
 
 from championship.models import Adjustment, ChampionshipLine, Deal, Report, Round, Seat
-from federation.admin import ReadOnlyHistoryAdmin
-
-
-class ReadOnly:
-    """Viewing only, whatever the account's rights (superusers included)."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from federation.admin import ReadOnly, ReadOnlyHistoryAdmin
 
 
 class SeatInline(ReadOnly, admin.TabularInline):

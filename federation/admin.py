@@ -23,6 +23,19 @@ from federation.models import Official, Player, Season
 from federation.roles import acts_as_superuser, board_seasons, is_board
 
 
+class ReadOnly:
+    """Viewing only, whatever the account's rights (superusers included)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class ReadOnlyHistoryAdmin(SimpleHistoryAdmin):
     """History to read (who, when, what, why); a history form never saves anything.
 

@@ -6,30 +6,22 @@ members' news (``News``), read by a superuser only."""
 from django.contrib import admin
 from django.utils.translation import gettext, gettext_lazy
 
+from federation.admin import ReadOnly
 from notifications import news
 from notifications.models import EmailChange, News
 
 
 @admin.register(EmailChange)
-class EmailChangeAdmin(admin.ModelAdmin):
+class EmailChangeAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["user", "previous", "address", "requested_at", "confirmed_at"]
     list_filter = ["confirmed_at"]
     search_fields = ["user__username", "previous", "address"]
     date_hierarchy = "requested_at"
     list_select_related = ["user"]
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(News)
-class NewsAdmin(admin.ModelAdmin):
+class NewsAdmin(ReadOnly, admin.ModelAdmin):
     """The members' news waiting, sent or given up, for a superuser to follow (docs/exploitation.md,
     « Les nouvelles sur le téléphone »): who, what, by which channel, its state and last error;
     never a phone's push address (its secret), only the phone's number. Read only."""
@@ -64,12 +56,3 @@ class NewsAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return self.has_module_permission(request)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

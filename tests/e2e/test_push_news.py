@@ -87,18 +87,11 @@ NOTIFICATIONS = """async () => {
 }"""
 
 
-def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server, alice):
-    phone = phone_on_moi(browser, live_server, "push", permissions=["notifications"])
-    page = phone.page
-    expect(page.get_by_role("button", name="Recevoir les nouvelles sur ce téléphone")).to_be_visible()
-    phone.look("offre", page.locator("#nouvelles"))
+def pushed(page, live_server, news):
+    """`news` pushed to the phone's service worker, once it is activated (by the DevTools
+    protocol, as a push service would deliver it); the notifications it then shows."""
     wait_for(lambda: page.evaluate(WORKER_ACTIVE), "le service worker", page)
     cdp = page.context.new_cdp_session(page)
-    news = {
-        "title": "Table confirmée",
-        "text": "Soirée du mardi 3 mars à 20 h 30 : vous êtes au moins quatre.",
-        "url": "/soirees/",
-    }
     cdp.send(
         "ServiceWorker.deliverPushMessage",
         {
@@ -107,7 +100,20 @@ def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server,
             "data": json.dumps(news),
         },
     )
-    shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    return wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+
+
+def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server, alice):
+    phone = phone_on_moi(browser, live_server, "push", permissions=["notifications"])
+    page = phone.page
+    expect(page.get_by_role("button", name="Recevoir les nouvelles sur ce téléphone")).to_be_visible()
+    phone.look("offre", page.locator("#nouvelles"))
+    news = {
+        "title": "Table confirmée",
+        "text": "Soirée du mardi 3 mars à 20 h 30 : vous êtes au moins quatre.",
+        "url": "/soirees/",
+    }
+    shown = pushed(page, live_server, news)
     assert shown == [{"title": news["title"], "body": news["text"], "url": f"{live_server.url}/soirees/"}]
 
     # A tap on it: the handler closes it and opens its page (the worker's `clients.openWindow`
@@ -134,18 +140,7 @@ def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server,
 def test_a_link_elsewhere_opens_the_home_page(browser, live_server, alice):
     phone = phone_on_moi(browser, live_server, "push-ailleurs", permissions=["notifications"])
     page = phone.page
-    wait_for(lambda: page.evaluate(WORKER_ACTIVE), "le service worker", page)
-    cdp = page.context.new_cdp_session(page)
-    news = {"title": "Piège", "text": "…", "url": "https://ailleurs.example/"}
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": live_server.url,
-            "registrationId": registration_id(cdp, live_server, page),
-            "data": json.dumps(news),
-        },
-    )
-    shown = wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    shown = pushed(page, live_server, {"title": "Piège", "text": "…", "url": "https://ailleurs.example/"})
     assert shown[0]["url"] == f"{live_server.url}/"
     phone.close()
 
