@@ -25,8 +25,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils import timezone
-from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from federation.row_outbox import Result
 from webhooks import addresses, posting
@@ -58,6 +56,8 @@ def host(endpoint):
 
 @functools.cache
 def signer(private_key):
+    from py_vapid import Vapid02  # noqa: PLC0415 (imported on the first push: every command starts faster)
+
     vapid = Vapid02.from_string(private_key)
     vapid.conf["no-strict"] = True  # a subject in http:// (a site on localhost) signs too
     return vapid
@@ -81,6 +81,8 @@ def payload(message):
 
 def encrypt(subscription, data):
     """`data` encrypted for `subscription`'s phone (``aes128gcm``)."""
+    from pywebpush import WebPusher  # noqa: PLC0415 (with aiohttp, 0.3 s to import: on the first push)
+
     info = {
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},

@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championship.forms import BoardReportForm, ReportForm
-from championship.lib.pdf import PdfRenderError, stored_pdf
 from championship.models import Round
 from championship.reports.access import may_read_report
 from championship.reports.bulletin import bulletin_context, bulletin_filename
@@ -177,7 +176,10 @@ def _pdf_response(request, template_name, context, filename, *, public, back_url
     """The stored PDF (laid out on first request), 304 to a client that has it, or a 503 page.
 
     Served inline: a phone opens it in its browser rather than saving a file (its name stays
-    the one offered when it is saved)."""
+    the one offered when it is saved). WeasyPrint (a second to import) is loaded by the first PDF,
+    not by every process that imports the views (a management command, a worker at its start)."""
+    from championship.lib.pdf import PdfRenderError, stored_pdf  # noqa: PLC0415
+
     pdf = stored_pdf(template_name, context, request, name=filename)
     response = get_conditional_response(request, etag=pdf.etag)
     if response is None:
