@@ -1,0 +1,30 @@
+"""What a process of the site imports before it answers anything: not WeasyPrint (a second) nor
+pywebpush with aiohttp (a third of a second). Every management command (the reminders' cron
+every few minutes, a backup) and every gunicorn worker loads the URLs; only a PDF needs
+WeasyPrint and only a push needs pywebpush, so each imports them on first use (see
+docs/mesures.md, « La suite de tests »)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LOADED = """
+import sys
+import django
+django.setup()
+from django.urls import get_resolver
+get_resolver().url_patterns  # every view module imported, as by the first request
+import notifications.news, championship.views.reports  # the ones that need them later
+print(" ".join(sorted(name for name in ("weasyprint", "pywebpush", "aiohttp") if name in sys.modules)))
+"""
+
+
+def test_the_site_starts_without_weasyprint_or_pywebpush():
+    env = {"DJANGO_SETTINGS_MODULE": "federation.settings", "DEBUG": "1", "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
