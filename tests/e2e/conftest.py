@@ -71,11 +71,23 @@ def live_server_as_production():
         yield
 
 
-@pytest.fixture
-def browser(live_server):
-    """A headless Chromium for a test, the live server started before it."""
+@pytest.fixture(scope="package")
+def shared_chromium(live_server):
+    """One headless Chromium for the browser tests of a test process (they run one after the
+    other on one xdist worker: tests/conftest.py), the live server started before it. Starting
+    Playwright's driver and a Chromium costs about a second under load; a test's isolation comes
+    from its own browser contexts (cookies, storage, service workers), closed after it."""
     with headless_chromium() as chromium:
         yield chromium
+
+
+@pytest.fixture
+def browser(shared_chromium):
+    """The shared Chromium for a test; whatever context the test left open (a failure midway)
+    is closed after it, so that none of its pages polls the live server during the next test."""
+    yield shared_chromium
+    for context in shared_chromium.contexts:
+        context.close()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from tests.e2e import test_game_night as night
 from tests.e2e.chromium import requires_chromium
 from tests.factories import make_round
 
-browser = night.browser  # the same fixture: a headless Chromium for one test
 PASSWORD = night.PASSWORD
 
 pytestmark = requires_chromium

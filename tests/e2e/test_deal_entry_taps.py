@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from championship.models import Deal
 from championship.services import create_round
 from tests.conftest import make_player
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_game_night import Phone, log_in
 from tests.e2e.test_paper_sheet import LAPTOP, Counted, choice, expect_saved
 
@@ -56,18 +56,12 @@ def keypad(form, digits, count):
 
 
 @pytest.fixture
-def chromium(live_server):
-    with headless_chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def entry(chromium, live_server, season, secretary):
+def entry(browser, live_server, season, secretary):
     players = [make_player(name, with_user=False) for name in PLAYERS]
     round_ = create_round(
         season, players, [], colours=COLOURS, number=3, date=datetime.date(2010, 11, 19), place="Chez Steph"
     )
-    phone = Phone(chromium, live_server.url, "taps")
+    phone = Phone(browser, live_server.url, "taps")
     log_in(phone.page, secretary.user.username)
     phone.page.goto(f"/manches/{round_.pk}/saisie/")
     yield round_, phone
@@ -156,16 +150,16 @@ def test_a_chosen_seat_keeps_its_chips_colour(entry, group, name):
     assert after["chip"] != after["button"]
 
 
-def test_a_double_poignee_from_the_laptops_keyboard(chromium, live_server, season, secretary):
+def test_a_double_poignee_from_the_laptops_keyboard(browser, live_server, season, secretary):
     """On a laptop, without the mouse: « 2 4 g 2 », the points, Tab to the poignées, « 3 » gives
     Chloé (seat 3) a simple poignée, « d » makes it double, Enter saves."""
     players = [make_player(name, with_user=False) for name in PLAYERS]
     round_ = create_round(
         season, players, [], colours=COLOURS, number=4, date=datetime.date(2010, 11, 19), place="Chez Steph"
     )
-    laptop = Phone(chromium, live_server.url, "clavier")
+    laptop = Phone(browser, live_server.url, "clavier")
     laptop.context.close()
-    laptop.context = chromium.new_context(base_url=live_server.url, **LAPTOP)
+    laptop.context = browser.new_context(base_url=live_server.url, **LAPTOP)
     laptop.page = laptop.context.new_page()
     page = laptop.page
     log_in(page, secretary.user.username)

@@ -17,12 +17,11 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from championship.models import Deal, Round, Seat
 from tests.conftest import make_player
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -43,13 +42,6 @@ TEMPLATE_SOURCE = re.compile(r"\{[#%{]|[#%}]\}")
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
-
-
-@pytest.fixture
-def browser(live_server):
-    """A headless Chromium for one test (`tests.e2e.chromium.headless_chromium`)."""
-    with headless_chromium() as chromium:
-        yield chromium
 
 
 class Phone:

@@ -25,7 +25,7 @@ from championship.labels import of_player
 from championship.models import Deal
 from championship.services import create_round
 from tests.conftest import make_player
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_game_night import PHONE, Phone, log_in
 from tests.e2e.test_phone_pages import AXE_RULES
 
@@ -73,13 +73,7 @@ BROKEN_NAMES = """(names) => {
 
 
 @pytest.fixture
-def chromium(live_server):
-    with headless_chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def night(chromium, live_server, season, secretary):
+def night(browser, live_server, season, secretary):
     """The demo night's round (its players and colours), no deal yet, open on the phone."""
     players = [make_player(name, with_user=False) for name in NAMES]
     colours = [seat["colour"] for seat in SHEET["players"]]
@@ -92,7 +86,7 @@ def night(chromium, live_server, season, secretary):
         date=datetime.date(2010, 10, 8),
         place="Le Bar du Coin",
     )
-    phone = Phone(chromium, live_server.url, "une-donne-un-ecran")
+    phone = Phone(browser, live_server.url, "une-donne-un-ecran")
     log_in(phone.page, secretary.user.username)
     phone.page.goto(f"/manches/{round_.pk}/saisie/")
     yield round_, phone
@@ -364,13 +358,13 @@ def test_undo_a_deal_kept_offline(night):
 
 @pytest.mark.parametrize(("name", "size"), [("paysage", (844, 390)), ("tablette", (1024, 768))])
 def test_landscape_and_tablet_put_the_grid_and_the_form_side_by_side(
-    chromium, live_server, season, secretary, name, size
+    browser, live_server, season, secretary, name, size
 ):
     players = [make_player(player, with_user=False) for player in NAMES]
     round_ = create_round(
         season, players, [], number=2, date=datetime.date(2010, 10, 8), place="Le Bar du Coin"
     )
-    context = chromium.new_context(
+    context = browser.new_context(
         base_url=live_server.url, **{**PHONE, "viewport": dict(zip(("width", "height"), size, strict=True))}
     )
     page = context.new_page()

@@ -14,7 +14,6 @@ from the site. With E2E_SCREENSHOTS set to a folder, the phone and the laptop le
 import datetime
 from decimal import Decimal
 
-import pytest
 from playwright.sync_api import expect
 
 from championship.models import Deal, Round, Seat
@@ -23,7 +22,7 @@ from federation.models import Season
 from scoring.deal import DealInput, Poignee
 from scoring.round import score_round
 from tests.conftest import make_player
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_game_night import Phone, log_in
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "David", "Émile"]
@@ -47,13 +46,6 @@ SHEET = [
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
-
-
-@pytest.fixture
-def chromium(live_server):
-    """A headless Chromium for one test (`tests.e2e.chromium.headless_chromium`)."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 def paper_totals():
@@ -119,7 +111,7 @@ def look(phone, step, locator=None):
 
 
 def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
-    chromium, live_server, season, secretary, capsys
+    browser, live_server, season, secretary, capsys
 ):
     players = [make_player(name, with_user=False) for name in PLAYERS]
     round_ = create_round(
@@ -129,7 +121,7 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     measured = {}
 
     # --- on the phone: deals 1 to 4 --------------------------------------------------------------
-    phone = Phone(chromium, live_server.url, "feuille-telephone")
+    phone = Phone(browser, live_server.url, "feuille-telephone")
     page = phone.page
     log_in(page, secretary.user.username)
     page.goto(f"/manches/{round_.pk}/saisie/")
@@ -198,9 +190,9 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
     phone.close()
 
     # --- on the laptop, without the mouse: deals 5 to 8 ---------------------------------------------
-    laptop = Phone(chromium, live_server.url, "feuille-ordinateur")
+    laptop = Phone(browser, live_server.url, "feuille-ordinateur")
     laptop.context.close()
-    laptop.context = chromium.new_context(base_url=live_server.url, **LAPTOP)
+    laptop.context = browser.new_context(base_url=live_server.url, **LAPTOP)
     laptop.page = laptop.context.new_page()
     laptop.page.on("pageerror", lambda error: laptop.problems.append(f"script: {error}"))
     page = laptop.page

@@ -2,7 +2,7 @@
 in a real Chromium: nothing beyond the screen's right edge and no sideways scrolling, and axe-core
 (WCAG 2.2 A and AA rules) finds no serious or critical violation.
 
-One browser and one demonstration database for the module: the demo is loaded once, then walked
+The demonstration federation is loaded by each test (`manage.py demo`), then walked
 anonymously, as an official (the Président, `bruno`) and as a plain member (who meets the 403
 page); the 404, the CSRF failure and the 500 pages are walked too. On each page every <details>
 is opened first, so that what it hides must fit as well. The charts' text must render at least
@@ -23,7 +23,6 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
 from django.test import RequestFactory
@@ -34,7 +33,7 @@ from federation.models import Official, Player, Season
 from gamenights.models import GameNight
 from tests.championship.sheets.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
-from tests.e2e.chromium import headless_chromium, requires_chromium
+from tests.e2e.chromium import requires_chromium
 from tests.factories import make_round
 
 pytestmark = requires_chromium
@@ -128,13 +127,6 @@ DEPTHS = """() => {
   };
   return {ranking: top('classement'), deals: top('donnes'), height: document.documentElement.scrollHeight};
 }"""
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """One headless Chromium for the module (`tests.e2e.chromium.headless_chromium`)."""
-    with headless_chromium() as browser:
-        yield browser
 
 
 class Walk:
@@ -358,18 +350,18 @@ def preview_past_season(walk, season, axe):
         walk.check(f"/saisons/importer/{name}", axe=axe)
 
 
-def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transactional_db):
+def test_every_page_fits_a_phone_and_passes_axe(browser, live_server, transactional_db):
     pages = demo_pages()
     problems = []
     for device, size in ((PHONE, "telephone"), (DESKTOP, "ecran")):
         axe = device is PHONE  # axe's verdicts hardly depend on the width: once is enough
-        walk = Walk(chromium, live_server.url, f"anonyme-{size}", device, problems)
+        walk = Walk(browser, live_server.url, f"anonyme-{size}", device, problems)
         for url in pages["anonymous"]:
             walk.visit(url, axe=axe)
         walk.visit("/nulle-part/", status=404)
         walk.close()
 
-        walk = Walk(chromium, live_server.url, f"officiel-{size}", device, problems)
+        walk = Walk(browser, live_server.url, f"officiel-{size}", device, problems)
         walk.log_in(pages["president"])
         for url in pages["official"]:
             walk.visit(url, axe=axe)
@@ -377,7 +369,7 @@ def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transacti
         walk.close()
 
     # A form sent without its cookie meets the CSRF page; a member without rights, the 403 page.
-    walk = Walk(chromium, live_server.url, "membre", PHONE, problems)
+    walk = Walk(browser, live_server.url, "membre", PHONE, problems)
     walk.page.goto("/connexion/")
     walk.page.get_by_label(re.compile("utilisateur", re.I)).fill(pages["member"])
     walk.page.get_by_label("Mot de passe").fill(DEMO_PASSWORD)
@@ -397,12 +389,12 @@ def test_every_page_fits_a_phone_and_passes_axe(chromium, live_server, transacti
     assert problems == [], "\n".join(problems)
 
 
-def test_the_pages_hold_text_at_200_percent(chromium, live_server, transactional_db):
+def test_the_pages_hold_text_at_200_percent(browser, live_server, transactional_db):
     """WCAG 1.4.4: the text twice as large (the root font size doubled, as a browser's text-size
     setting does); nothing may then go beyond the phone's edge, labels of the entry form included."""
     pages = demo_pages()
     problems = []
-    walk = Walk(chromium, live_server.url, "texte-200", PHONE, problems)
+    walk = Walk(browser, live_server.url, "texte-200", PHONE, problems)
     walk.log_in(pages["president"])
     for url in (pages["entry"], pages["round"], pages["standings"]):
         walk.page.goto(url)

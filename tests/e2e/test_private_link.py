@@ -15,7 +15,6 @@ from tests.e2e import test_game_night as night
 from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_content_security_policy import Watched
 
-browser = night.browser  # the same fixture: a headless Chromium for one test
 pytestmark = requires_chromium
 
 

@@ -17,7 +17,6 @@ from tests.e2e.chromium import requires_chromium
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
-browser = night.browser  # the same fixture: a headless Chromium for one test
 
 IPHONE_SAFARI = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
