@@ -20,7 +20,7 @@ from federation.models import Season
 from scoring.french import rounded, rounded_percent
 from scoring.ranking import name_key
 from scoring.stats.flow import Partnership, best_partner, bete_noire, net_with
-from scoring.stats.game import DEAL_FIELDS, figure_slug, has_figure
+from scoring.stats.game import DEAL_FIELDS, deal_figures, figure_slug
 from scoring.vocabulary import CONTRACTS, POIGNEE_SIZES
 
 
@@ -188,49 +188,58 @@ def player_seasons(player):
 
 def figure_deals(player, key, season=None):
     """The deals counted in the figure `key` of `player` (his career, or one season), in the order
-    played, each with its round and what it brought him. Each season's deals are cached under its
-    token: after a write, only the written season's are read again."""
+    played, each with its round and what it brought him. A season's deals of the player are read
+    once for all his figures and cached under its token (`player_deals_by_figure`): his other
+    figures' pages read them from there, and after a write only the written season's are read
+    again."""
     chosen = [season] if season is not None else all_seasons()
-    kind = f"stats:deals{player.pk}:{figure_slug(key)}"
     by_season = cached_many(
-        kind, chosen, lambda _season: None, lambda missing: _figure_deals(player, key, missing)
+        f"stats:deals{player.pk}",
+        chosen,
+        lambda _season: None,
+        lambda missing: player_deals_by_figure(player, missing),
     )
+    slug = figure_slug(key)
     return sorted(
-        (deal for one in chosen for deal in by_season[one.pk]),
+        (deal for one in chosen for deal in by_season[one.pk].get(slug, ())),
         key=lambda deal: (deal["date"], deal["round"], deal["deal"]),
     )
 
 
-def _figure_deals(player, key, seasons):
-    """`[[deal…] of each season]` of `figure_deals`, read in three queries."""
+def player_deals_by_figure(player, seasons):
+    """`[{figure slug: [deal…]} of each season]`: every homologated deal of `player` in `seasons`,
+    under each figure it counts in (`deal_figures`), read in three queries. A deal in several
+    figures is one object in each list (kept once in the cache)."""
     rounds = Round.objects.filter(seats__player=player, status=Round.HOMOLOGATED, season__in=seasons)
     rounds = {r.pk: r for r in rounds.select_related("season")}
     names = dict(Seat.objects.filter(round__in=list(rounds)).values_list("player_id", "player__name"))
-    found = {season.pk: [] for season in seasons}
+    found = {season.pk: defaultdict(list) for season in seasons}
     for deal in (
         Deal.objects.filter(round__in=list(rounds))
         .values("round_id", "number", "unit", "shares", *DEAL_FIELDS)
         .order_by("round__date", "round__number", "number")
     ):
-        if has_figure(deal, player.pk, key):
-            round_ = rounds[deal["round_id"]]
-            found[round_.season_id].append(
-                {
-                    "season": round_.season.name,
-                    "round": round_.number,
-                    "stage": round_.stage,
-                    "table": round_.table,
-                    "date": round_.date,
-                    "deal": deal["number"],
-                    "url": round_url(round_.pk, deal["number"]),
-                    "contract": deal["contract"],
-                    "taker": names.get(deal["taker_id"], ""),
-                    "partner": names.get(deal["partner_id"], ""),
-                    "made": deal["made"],
-                    "share": deal["shares"].get(str(player.pk), 0),
-                }
-            )
-    return [found[season.pk] for season in seasons]
+        slugs = {figure_slug(key) for key in deal_figures(deal, player.pk)}
+        if not slugs:
+            continue
+        round_ = rounds[deal["round_id"]]
+        shown = {
+            "season": round_.season.name,
+            "round": round_.number,
+            "stage": round_.stage,
+            "table": round_.table,
+            "date": round_.date,
+            "deal": deal["number"],
+            "url": round_url(round_.pk, deal["number"]),
+            "contract": deal["contract"],
+            "taker": names.get(deal["taker_id"], ""),
+            "partner": names.get(deal["partner_id"], ""),
+            "made": deal["made"],
+            "share": deal["shares"].get(str(player.pk), 0),
+        }
+        for slug in slugs:
+            found[round_.season_id][slug].append(shown)
+    return [dict(found[season.pk]) for season in seasons]
 
 
 # --- partners and rivals of a season ---------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A deal is a mapping with the stored fields of `DEAL_FIELDS` (players by id); `deal_figures(deal,
 me)` lists the figures the deal adds one to for the player `me`. The same list decides a count
-(`Counter.update`) and which deals a figure's link shows (`has_figure`): a figure always explains
-itself by its deals.
+(`Counter.update`) and which deals a figure's link shows (`has_figure`; a player's page of deals
+sorts his deals under all their figures at once): a figure always explains itself by its deals.
 
 Keys: ``"take"``, ``"take_made"``, ``"take_failed"``, ``("takes", contract)``, ``("made",
 contract)``, ``"take_petit"`` / ``"take_petit_lost"`` (petit au bout of the attack / of the

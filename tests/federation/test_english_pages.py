@@ -214,7 +214,7 @@ def test_the_catalogue_search_finds_what_a_visitor_saw_in_french():
         assert not found.search(english), english
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # figures stored as in production: each computed once
 def test_every_visitor_page_is_in_english(client):
     from championship.models import Adjustment, Round  # noqa: PLC0415
     from federation.models import Player, Season  # noqa: PLC0415

@@ -7,6 +7,9 @@ head-to-head are kept under what they show (`rendered_once`): rendered again onl
 changed. Outside a test's transaction (`transactional_db`), so that figures are stored as in
 production."""
 
+import logging
+import re
+
 from django.core.cache import cache
 
 from championship.models import Round
@@ -99,3 +102,22 @@ def test_the_warming_after_a_write_computes_the_pages_read_that_changed_and_no_o
     cache.clear()
     assert read(client, f"/joueurs/{bruno}/statistiques/") == warmed
     assert client.get(f"/joueurs/{david}/statistiques/?format=json").json() == figures
+
+
+def test_the_deals_of_his_other_figures_are_read_once_with_the_first(
+    transactional_db, client, three_rounds, caplog
+):
+    """The first page of a figure's deals reads all his deals of the season once, sorted under
+    every figure they count in; the pages of his other figures read them from the cache."""
+    season = three_rounds[0].season
+    base = f"/joueurs/{pk('Alice')}/statistiques/"
+    caplog.set_level(logging.INFO, logger="championship.figures")
+    pages = {
+        figure: read(client, f"{base}{figure}/?saison={season.name}")
+        for figure in ("take", "defended", "called")
+    }
+    deals_read = re.compile(rf"calcul stats:deals{pk('Alice')}\b")  # of one figure, or of all
+    reads = [r.getMessage() for r in caplog.records if deals_read.match(r.getMessage())]
+    assert len(reads) == 1, reads
+    cache.clear()
+    assert {figure: read(client, f"{base}{figure}/?saison={season.name}") for figure in pages} == pages
