@@ -31,7 +31,32 @@ from tests.factories import make_round
 
 class OneRequestAtATime(ThreadedWSGIServer):
     """Django's threaded server (a thread per connection) that runs the site for one request at a
-    time: the answer is made and read whole, its `close()` called, before the next one starts."""
+    time: the answer is made and read whole, its `close()` called, before the next one starts.
+    It counts its open connections, so that a test's end can wait for the last one to close
+    (`wait_until_idle`) before its database is emptied."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.activity = threading.Condition()
+        self.connections = 0
+
+    def process_request(self, request, client_address):
+        with self.activity:
+            self.connections += 1
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request):
+        try:
+            super().shutdown_request(request)
+        finally:
+            with self.activity:
+                self.connections -= 1
+                self.activity.notify_all()
+
+    def wait_until_idle(self, timeout):
+        """Whether every connection closed within `timeout` seconds."""
+        with self.activity:
+            return self.activity.wait_for(lambda: self.connections <= 0, timeout)
 
     def set_app(self, application):
         turn = threading.Lock()
@@ -83,11 +108,25 @@ def shared_chromium(live_server):
 
 @pytest.fixture
 def browser(shared_chromium):
-    """The shared Chromium for a test; whatever context the test left open (a failure midway)
-    is closed after it, so that none of its pages polls the live server during the next test."""
-    yield shared_chromium
-    for context in shared_chromium.contexts:
-        context.close()
+    """The shared Chromium for a test (its contexts closed after it: `quiet_live_server`)."""
+    return shared_chromium
+
+
+IDLE_SECONDS = 30  # a request under way when the test ended: a page's poll on a loaded machine
+
+
+@pytest.fixture(autouse=True)
+def quiet_live_server(request, transactional_db, live_server):
+    """After each browser test, before its database is emptied (this fixture comes after
+    `transactional_db`, so its end comes before): every browser context the test left open is
+    closed (a failure midway), then the live server's last connection is waited for. A page's
+    request still under way when the database is emptied would hold a table (« database table
+    is locked ») and leave rows to the next test."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("shared_chromium").contexts:
+            context.close()
+    assert live_server.thread.httpd.wait_until_idle(IDLE_SECONDS), "le serveur du test répond encore"
 
 
 @pytest.fixture
