@@ -108,24 +108,24 @@ def shared_chromium(live_server):
 
 @pytest.fixture
 def browser(shared_chromium):
-    """The shared Chromium for a test (its contexts closed after it: `quiet_live_server`)."""
-    return shared_chromium
+    """The shared Chromium for a test; whatever context the test left open (a failure midway) is
+    closed after it, before `quiet_live_server` waits for the server's last connection."""
+    yield shared_chromium
+    for context in shared_chromium.contexts:
+        context.close()
 
 
 IDLE_SECONDS = 30  # a request under way when the test ended: a page's poll on a loaded machine
 
 
 @pytest.fixture(autouse=True)
-def quiet_live_server(request, transactional_db, live_server):
-    """After each browser test, before its database is emptied (this fixture comes after
-    `transactional_db`, so its end comes before): every browser context the test left open is
-    closed (a failure midway), then the live server's last connection is waited for. A page's
-    request still under way when the database is emptied would hold a table (« database table
-    is locked ») and leave rows to the next test."""
+def quiet_live_server(transactional_db, live_server):
+    """After each browser test, its browser contexts closed (`browser`), and before its database
+    is emptied (this fixture comes after `transactional_db`, so its end comes before): the live
+    server's last connection is waited for. A page's request still under way when the database
+    is emptied would hold a table (« database table is locked ») and leave rows to the next
+    test."""
     yield
-    if "browser" in request.fixturenames:
-        for context in request.getfixturevalue("shared_chromium").contexts:
-            context.close()
     assert live_server.thread.httpd.wait_until_idle(IDLE_SECONDS), "le serveur du test répond encore"
 
 
