@@ -19,6 +19,7 @@ manifest lacks.
 """
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 from django.core.servers.basehttp import ThreadedWSGIServer
@@ -33,7 +34,10 @@ class OneRequestAtATime(ThreadedWSGIServer):
     """Django's threaded server (a thread per connection) that runs the site for one request at a
     time: the answer is made and read whole, its `close()` called, before the next one starts.
     It counts its open connections, so that a test's end can wait for the last one to close
-    (`wait_until_idle`) before its database is emptied."""
+    (`wait_until_idle`) before its database is emptied. A test that writes to the database while
+    its pages poll takes the server's `turn` (`between_requests`): the test and the server share
+    one SQLite in memory, where a write beside a read fails (« database table is locked »), as it
+    never does between a real server's requests."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,7 +63,7 @@ class OneRequestAtATime(ThreadedWSGIServer):
             return self.activity.wait_for(lambda: self.connections <= 0, timeout)
 
     def set_app(self, application):
-        turn = threading.Lock()
+        turn = self.turn = threading.Lock()  # also taken by a test that writes while pages poll
 
         def one_at_a_time(environ, start_response):
             with turn:
@@ -113,6 +117,13 @@ def browser(shared_chromium):
     yield shared_chromium
     for context in shared_chromium.contexts:
         context.close()
+
+
+@contextmanager
+def between_requests(live_server):
+    """A block of the test's own database work run between two requests of the live server."""
+    with live_server.thread.httpd.turn:
+        yield
 
 
 IDLE_SECONDS = 30  # a request under way when the test ended: a page's poll on a loaded machine

@@ -25,6 +25,7 @@ from gamenights import services as nights
 from gamenights.models import Rsvp
 from tests.conftest import make_player
 from tests.e2e.chromium import requires_chromium
+from tests.e2e.conftest import between_requests
 from tests.e2e.test_game_night import log_in
 from tests.e2e.test_paper_sheet import Counted
 from tests.e2e.test_private_link import Phone
@@ -121,7 +122,8 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     expect(phone.page.get_by_text(re.compile("Vous êtes en tête de la liste d'attente"))).to_be_visible()
     phone.fits()
     phone.look("3-liste-d-attente")
-    nights.answer(night, others["Émile"], Rsvp.NO)  # a seat freed: it goes to him
+    with between_requests(live_server):
+        nights.answer(night, others["Émile"], Rsvp.NO)  # a seat freed: it goes to him
     phone.page.reload()
     expect(phone.page.get_by_text("Vous avez une place à une table.")).to_be_visible()
     phone.look("4-une-place")
@@ -172,7 +174,8 @@ def test_karim_at_home_on_the_site_without_a_password(browser, live_server, caps
     phone.look("7-signee")
 
     # Homologated: the table's link is dead; the phone without an account goes to the published round.
-    services.homologate_round(sheet, board.user)
+    with between_requests(live_server):  # four pages poll the round meanwhile
+        services.homologate_round(sheet, board.user)
     expect(stranger.page).to_have_url(re.compile(rf"/manches/{sheet.pk}/$"))
     stranger.page.goto(table_link)
     expect(stranger.page.get_by_text("Cette manche est homologuée")).to_be_visible()

@@ -13,6 +13,7 @@ from championship import services
 from championship.models import Signoff
 from tests.conftest import make_player
 from tests.e2e.chromium import requires_chromium
+from tests.e2e.conftest import between_requests
 from tests.e2e.test_game_night import Phone, log_in
 from tests.e2e.test_paper_sheet import Counted
 from tests.factories import make_round
@@ -79,7 +80,8 @@ def test_from_the_scan_to_the_signature(browser, live_server, season, secretary,
     expect(chloe.page.locator("#table-signoffs")).to_contain_text("2 joueurs sur 5 ont confirmé")
 
     # Homologated: Chloé's page leaves the live view for the published round by itself.
-    services.homologate_round(round_)
+    with between_requests(live_server):  # the live views poll the round meanwhile
+        services.homologate_round(round_)
     expect(chloe.page).to_have_url(re.compile(rf"/manches/{round_.pk}/$"))
     chloe.page.goto(table_link)
     expect(chloe.page.get_by_text("Cette manche est homologuée")).to_be_visible()
