@@ -2,7 +2,7 @@
 pywebpush with aiohttp (a third of a second). Every management command (the reminders' cron
 every few minutes, a backup) and every gunicorn worker loads the URLs; only a PDF needs
 WeasyPrint and only a push needs pywebpush, so each imports them on first use (see
-docs/mesures.md, « La suite de tests »)."""
+docs/exploitation.md, « La suite de tests »)."""
 
 import subprocess
 import sys

@@ -27,6 +27,11 @@ requires_chromium = pytest.mark.skipif(
 )
 
 
+def launch(browser_type):
+    """Debian's Chromium, headless, started by Playwright's `browser_type`."""
+    return browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
 @contextmanager
 def headless_chromium():
     """A headless Chromium, closed at the end of the block.
@@ -39,7 +44,7 @@ def headless_chromium():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch(playwright.chromium)
             try:
                 yield browser
             finally:

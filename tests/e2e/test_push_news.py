@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import make_player
 from tests.e2e import test_game_night as night
-from tests.e2e.chromium import CHROMIUM, CHROMIUM_ARGS, requires_chromium
+from tests.e2e.chromium import launch, requires_chromium
 
 pytestmark = requires_chromium
 expect.set_options(timeout=10_000)
@@ -31,7 +31,7 @@ def browser(shared_chromium):
     the shared browser once showed no notification within 15 s, and the cause is not found (the
     registration was the context's own, its worker activated). A fresh browser per push test is
     how these tests always passed."""
-    own = shared_chromium.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    own = launch(shared_chromium.browser_type)
     yield own
     own.close()
 
