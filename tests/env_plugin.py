@@ -11,9 +11,9 @@ a change collects anew and a run without one reuses the folder.
 The suite runs in parallel by default (pytest-xdist, one worker per core, `--dist loadgroup`):
 `python -m pytest` is the README's command, unchanged. `-n 0` runs it in one process, `-n 4`
 with four workers. The tests that share one server (the browser's live servers and Chromium,
-PostgreSQL) carry an `xdist_group` mark (tests/conftest.py) and run one after the other on one
-worker; each worker has its own test database. (Under pytest 9.2 the groups have no effect:
-see docs/exploitation.md, « La suite de tests ».)
+PostgreSQL) carry an `xdist_group` mark (tests/conftest.py), meant to run them one after the
+other on one worker; under pytest 9.2 the groups have no effect (docs/exploitation.md, « La suite
+de tests »). Each worker has its own test database.
 """
 
 import os
