@@ -6,16 +6,19 @@ disk (``/static/…``) and refuses every other URL, whatever the template or a r
 The PDF stylesheet (``PDF_STYLESHEET``, a static file) is not linked from the HTML: it is parsed
 once per process into a WeasyPrint ``CSS`` (kept until the file changes on disk, see
 ``stylesheet``) and given to every layout with one shared ``FontConfiguration``; the render child
-inherits it already parsed from its parent.
+inherits it already parsed from the fork server.
 
 Laying out a PDF is the costly part, so:
 
-- **Bounded.** WeasyPrint runs in a child process of the web worker, with an address-space limit
+- **Bounded.** WeasyPrint runs in a render child, with an address-space limit
   (``PDF_RENDER_MEMORY_MB`` above what the child holds when it starts) and a time limit
   (``PDF_RENDER_TIMEOUT`` seconds, after which the child is killed). A document that exceeds
   either fails with ``PdfRenderError`` and the worker carries on; the next render gets a fresh
-  child. The child is forked once and kept for the following renders (WeasyPrint stays
-  imported), one render at a time per worker process.
+  child. The child is kept for the following renders, one render at a time per web process. It
+  is forked not from the web process, whose freed memory it would inherit as room beyond its
+  limit, but from a fork server that each web process starts at its first PDF: a fresh
+  interpreter that loads Django, WeasyPrint, the stylesheet and the fonts once
+  (``championship.lib.pdf_server``), then only forks.
 - **Rendered once.** ``stored_pdf`` keys a PDF by the digest of the HTML it is laid out from (plus
   the static files that HTML names and the WeasyPrint version): the HTML is cheap, and identical
   HTML gives the same PDF, so any change of round, report, standings, date or template gives a
@@ -25,8 +28,10 @@ Laying out a PDF is the costly part, so:
 """
 
 import contextlib
+import ctypes
 import errno
 import fcntl
+import gc
 import hashlib
 import logging
 import math
@@ -212,13 +217,31 @@ def _out_of_memory(error, limit):
     return _address_space() + MEMORY_MARGIN >= limit
 
 
-def _child_main(connection, parent_end, limits):
+SERVER_MODULE = "championship.lib.pdf_server"  # what the fork server loads before it forks
+
+
+def prepare_render_process():
+    """Load in this process what every layout needs, so that a child forked from it starts with
+    it: the stylesheet parsed, and the fonts (fontconfig, Pango) by a layout of a short text."""
+    html_to_pdf("<p>Tarot-Bière</p>")
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # what was freed goes back to the system
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def _child_main(connection, limits):
     """The render loop of the child: HTML in, ("ok", pdf) or ("failed", reason, detail) out.
 
     After a failure the child ends at once (``os._exit``: no cleanup under a full address space);
     the parent starts a fresh one for the next document.
     """
-    parent_end.close()
+    from django.apps import apps
+
+    if not apps.ready:  # the fork server could not prepare itself: the child does, within no limit
+        import django
+
+        django.setup()
+        prepare_render_process()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal stops the parent, which kills us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -302,13 +325,10 @@ class Renderer:
         if alive and limits == self._limits and self._renders_by_child < RENDERS_PER_CHILD:
             return
         self._stop()
-        with contextlib.suppress(Exception):  # parsed here, the child inherits it; else it parses it
-            stylesheet()
-        context = multiprocessing.get_context("fork")  # WeasyPrint, Django, fonts: already loaded
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([SERVER_MODULE])  # read when this process starts its server
         parent_end, child_end = context.Pipe()
-        process = context.Process(
-            target=_child_main, args=(child_end, parent_end, limits), daemon=True, name="pdf-render"
-        )
+        process = context.Process(target=_child_main, args=(child_end, limits), daemon=True, name="pdf-render")
         process.start()
         child_end.close()
         self._process, self._connection, self._limits = process, parent_end, limits

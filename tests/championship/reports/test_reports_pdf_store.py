@@ -2,6 +2,7 @@
 
 import datetime
 import logging
+import threading
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -158,3 +159,29 @@ def test_it_tells_a_failure_for_want_of_memory_from_another_error():
     assert pdf._out_of_memory(MemoryError(), far)
     assert not pdf._out_of_memory(ValueError("CSS invalide"), far)
     assert pdf._out_of_memory(ValueError("n'importe quoi"), near)
+
+
+def test_it_stops_a_layout_over_its_memory_whatever_the_web_process_did_before(homologated, settings):
+    """The limit holds however much freed memory the process asking for the PDF keeps: a child
+    forked from it would inherit that memory as room beyond its limit (Python keeps an arena of
+    objects mapped while one object in it lives, glibc keeps freed heap and each thread's arena),
+    so the render child must not start from the web process."""
+    # Some 200 Mio of small objects (Python's arenas) and of 2 Kio buffers (glibc's heap): one in
+    # 200 lives on, so that the arenas and the heap stay mapped, nearly empty.
+    objects = [(number, str(number)) for number in range(2_000_000)]
+    buffers = [bytes(2048) for _ in range(100_000)]
+    survivors = objects[::200] + buffers[::200]
+    del objects, buffers
+    worker = threading.Thread(target=pdf.html_to_pdf, args=("<p>Une mise en page dans un fil.</p>",))
+    worker.start()
+    worker.join()
+    RENDERER._stop()  # the next render gets a child started after all that
+    settings.PDF_RENDER_MEMORY_MB = 1
+    display = report_display(homologated)
+    with pytest.raises(pdf.PdfRenderError) as failure:
+        render_pdf("championship/reports/report_pdf.html", {"display": display})
+    assert failure.value.reason in ("memory", "crash")
+    settings.PDF_RENDER_MEMORY_MB = 768
+    content = render_pdf("championship/reports/report_pdf.html", {"display": display})
+    assert "Bruno a tout raflé." in pdf_text(content)[0]
+    assert len(survivors) == 10_500
