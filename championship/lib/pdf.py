@@ -28,19 +28,14 @@ Laying out a PDF is the costly part, so:
 """
 
 import contextlib
-import ctypes
 import errno
 import fcntl
-import gc
 import hashlib
 import logging
-import math
 import mimetypes
 import multiprocessing
 import os
 import re
-import resource
-import signal
 import tempfile
 import threading
 import time
@@ -58,6 +53,8 @@ from django.utils._os import safe_join
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from championship.lib import pdf_child
 
 logger = logging.getLogger(__name__)
 
@@ -195,85 +192,6 @@ class Limits:
         return cls(int(settings.PDF_RENDER_MEMORY_MB), float(settings.PDF_RENDER_TIMEOUT))
 
 
-def _address_space():
-    """Bytes of address space this process holds (Linux), or 0 where that cannot be read."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-MEMORY_MARGIN = 16 * 1024 * 1024
-
-
-def _out_of_memory(error, limit):
-    """Whether a render failed for want of memory: a MemoryError, or what a C library (Pango,
-    cairo, HarfBuzz) raises when an allocation fails under the address-space limit (a
-    SystemError « error return without exception set »), or any error raised with the process
-    near its limit."""
-    if isinstance(error, (MemoryError, SystemError)):
-        return True
-    return _address_space() + MEMORY_MARGIN >= limit
-
-
-SERVER_MODULE = "championship.lib.pdf_server"  # what the fork server loads before it forks
-
-
-def prepare_render_process():
-    """Load in this process what every layout needs, so that a child forked from it starts with
-    it: the stylesheet parsed, and the fonts (fontconfig, Pango) by a layout of a short text."""
-    html_to_pdf("<p>Tarot-Bière</p>")
-    gc.collect()
-    with contextlib.suppress(OSError, AttributeError):  # what was freed goes back to the system
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
-def _child_main(connection, limits):
-    """The render loop of the child: HTML in, ("ok", pdf) or ("failed", reason, detail) out.
-
-    After a failure the child ends at once (``os._exit``: no cleanup under a full address space);
-    the parent starts a fresh one for the next document.
-    """
-    from django.apps import apps
-
-    if not apps.ready:  # the fork server could not prepare itself: the child does, within no limit
-        import django
-
-        django.setup()
-        prepare_render_process()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal stops the parent, which kills us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    limit = _address_space() + limits.memory_mb * 1024 * 1024
-    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    while True:
-        try:
-            html = connection.recv()
-        except BaseException:
-            os._exit(0)  # the parent is gone, or the document does not even fit in memory
-        # Should the parent die without killing us, SIGALRM ends a render that overstays.
-        signal.alarm(math.ceil(limits.timeout) + 5)
-        try:
-            answer = ("ok", html_to_pdf(html))
-        except Exception as error:  # anything WeasyPrint raises: reported, then this child ends
-            if _out_of_memory(error, limit):
-                answer = ("failed", "memory", "")
-            else:
-                answer = ("failed", "error", f"{type(error).__name__}: {error}"[:500])
-        signal.alarm(0)
-        del html
-        try:
-            connection.send(answer)
-        except BaseException:
-            os._exit(1)
-        if answer[0] != "ok":
-            os._exit(1)
-
-
 class Renderer:
     """One render child per process, started on demand, killed on timeout, replaced after any
     failure, after ``RENDERS_PER_CHILD`` renders, or when the limits change."""
@@ -326,9 +244,11 @@ class Renderer:
             return
         self._stop()
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([SERVER_MODULE])  # read when this process starts its server
+        context.set_forkserver_preload([pdf_child.SERVER_MODULE])  # read when this process starts it
         parent_end, child_end = context.Pipe()
-        process = context.Process(target=_child_main, args=(child_end, limits), daemon=True, name="pdf-render")
+        process = context.Process(
+            target=pdf_child.child_main, args=(child_end, limits, html_to_pdf), daemon=True, name="pdf-render"
+        )
         process.start()
         child_end.close()
         self._process, self._connection, self._limits = process, parent_end, limits

@@ -1,6 +1,6 @@
 """What the PDF fork server loads once, before any render child is forked from it.
 
-The render children of ``championship.lib.pdf`` are not forked from the web process: a child
+The render children of ``championship.lib.pdf`` (``pdf_child``) are not forked from the web process: a child
 inherits every page its parent has mapped, and a web process keeps much of it mapped and free
 (Python's object arenas while one object in each lives, glibc's heap and each thread's arena).
 That free memory would be room beyond the child's address-space limit. They are forked from a
@@ -33,8 +33,8 @@ try:
 
     if not apps.ready:
         django.setup()
-    from championship.lib import pdf
+    from championship.lib import pdf, pdf_child
 
-    pdf.prepare_render_process()
+    pdf_child.prepare_render_process(pdf.html_to_pdf)
 except Exception:  # the child prepares itself then (see pdf._child_main); the server must live
     logger.exception("Le serveur de mise en page des PDF n'a pas pu se préparer")

@@ -34,6 +34,7 @@ def check_complete(round_):
     except ScoringError as error:
         raise RoundError("invalid", f"La manche est incohérente : {error}") from error
 
+
 @transaction.atomic
 def submit_round(round_, user=None, *, version=None, reason="soumise pour homologation"):
     lock_round(round_, version=version)

@@ -69,15 +69,16 @@ def _status(pid):
 
 
 def child_figures():
-    """CPU seconds, peak resident memory, and peak address space above the parent's (what the
-    child added, which PDF_RENDER_MEMORY_MB bounds), in MiB, of the current render child."""
+    """CPU seconds, peak resident memory, and peak address space above the fork server's (the
+    child's at its start: what the child added, which PDF_RENDER_MEMORY_MB bounds), in MiB, of the
+    current render child."""
     pid = RENDERER._process.pid
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     status = _status(pid)
     peak = int(status["VmPeak"].split()[0]) / 1024
-    return cpu, int(status["VmHWM"].split()[0]) / 1024, peak - vm_size()
+    return cpu, int(status["VmHWM"].split()[0]) / 1024, peak - vm_size(status["PPid"].strip())
 
 
 def fresh_child():
@@ -136,6 +137,8 @@ def main():
     limits = f"{settings.PDF_RENDER_MEMORY_MB} Mio, {settings.PDF_RENDER_TIMEOUT:g} s"
     print(f"limites du rendu : {limits} ; texte : {LIMIT} caractères au plus")
     report_case(client, round_, "compte-rendu de la démonstration", None)
+    server = _status(_status(RENDERER._process.pid)["PPid"].strip())
+    print(f"serveur de rendu (forkserver) : résident {int(server['VmRSS'].split()[0]) / 1024:.0f} Mio")
     for label, text in CASES:
         report_case(client, round_, label, text)
     for size in (50_000, 200_000, 2_400_000):

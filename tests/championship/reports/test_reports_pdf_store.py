@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from championship.lib import pdf
+from championship.lib import pdf, pdf_child
 from championship.lib.pdf import RENDERER, render_pdf
 from championship.models import Report, Round
 from championship.reports.display import report_display
@@ -152,13 +152,13 @@ def test_it_explains_a_failed_layout_in_the_command(homologated, settings, tmp_p
 
 
 def test_it_tells_a_failure_for_want_of_memory_from_another_error():
-    far = pdf._address_space() + 1024 * 1024 * 1024  # a limit far above what the process holds
-    near = pdf._address_space() + 1024  # a limit the process has all but reached
+    far = pdf_child._address_space() + 1024 * 1024 * 1024  # a limit far above what the process holds
+    near = pdf_child._address_space() + 1024  # a limit the process has all but reached
     # A C library that cannot allocate under the limit raises SystemError, not MemoryError.
-    assert pdf._out_of_memory(SystemError("error return without exception set"), far)
-    assert pdf._out_of_memory(MemoryError(), far)
-    assert not pdf._out_of_memory(ValueError("CSS invalide"), far)
-    assert pdf._out_of_memory(ValueError("n'importe quoi"), near)
+    assert pdf_child._out_of_memory(SystemError("error return without exception set"), far)
+    assert pdf_child._out_of_memory(MemoryError(), far)
+    assert not pdf_child._out_of_memory(ValueError("CSS invalide"), far)
+    assert pdf_child._out_of_memory(ValueError("n'importe quoi"), near)
 
 
 def test_it_stops_a_layout_over_its_memory_whatever_the_web_process_did_before(homologated, settings):
