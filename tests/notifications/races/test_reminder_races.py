@@ -8,13 +8,10 @@ import os
 import subprocess
 import sys
 import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.core import mail
-from django.db import connection, transaction
 
 from notifications import plan, sending
 from notifications.models import SentReminder
@@ -54,38 +51,6 @@ def test_two_runs_in_threads_send_each_reminder_once(world, monkeypatch):
     assert len(mail.outbox) == EXPECTED
     assert len({(m.to[0], m.subject) for m in mail.outbox}) == EXPECTED
     assert SentReminder.objects.count() == EXPECTED
-
-
-@contextmanager
-def claims_held():
-    """Inserts into the record held back for the block, reads let through: each run gets its list
-    of what to send, then waits at its first claim; the block's caller waits for both to be there.
-
-    PostgreSQL: the table locked against writes, and the runs seen waiting on that lock.
-    SQLite: the write lock taken (an immediate transaction), and a while given to the runs to
-    reach their first claim (they wait up to 20 s for the lock, settings.py)."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("LOCK TABLE notifications_sentreminder IN EXCLUSIVE MODE")
-        else:
-            cursor.execute("SELECT 1")  # the transaction began IMMEDIATE: the write lock is ours
-
-        def both_waiting(timeout=120):
-            if connection.vendor != "postgresql":
-                time.sleep(12)
-                return True
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                cursor.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND wait_event_type = 'Lock'"
-                )
-                if cursor.fetchone()[0] >= 2:
-                    return True
-                time.sleep(0.2)
-            return False
-
-        yield both_waiting
 
 
 def test_two_runs_in_processes_send_each_reminder_once(world):
