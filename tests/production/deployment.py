@@ -1,5 +1,5 @@
 """The site deployed as docs/exploitation.md (« Déployer ») deploys it, in a folder of its own:
-`migrate` and the demo on a SQLite file, `collectstatic` with the manifest storage, then
+the demo's database on a SQLite file and `migrate`, `collectstatic` with the manifest storage, then
 `gunicorn federation.wsgi --bind 127.0.0.1:PORT --workers 2` (a longer watchdog timeout and a
 control socket of its own: see served()), stopped with its process group.
 
@@ -26,11 +26,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.databases import sqlite_copy
+
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 2
 WORKER_TIMEOUT = 120  # seconds; the docs' default is 30 (see served())
 READY_SECONDS = 180  # a loaded machine: gunicorn's workers import Django, WeasyPrint, the apps
-SETUP_SECONDS = 600  # migrate, the demo and collectstatic, on a loaded machine
+SETUP_SECONDS = 600  # migrate and collectstatic, on a loaded machine
 GUNICORN = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or shutil.which("gunicorn")
 requires_gunicorn = pytest.mark.skipif(
     GUNICORN is None,
@@ -119,13 +121,19 @@ def finish(site, name, process):
 
 
 def prepare(folder):
-    """The database (migrate, then the demo) and the static files (collectstatic, meanwhile)."""
+    """The database (the demo's, then migrate) and the static files (collectstatic, meanwhile).
+
+    The database starts as a copy of the one `manage.py migrate` and `manage.py demo` built for the
+    whole run (tests/databases.py: the same commands, their own process, DEBUG=0); `migrate` then
+    runs as at every deployment, with nothing left to do. The commands' output does not depend on
+    the variables set here (a cache, folders, hosts), and the figures are computed afresh on the
+    empty cache."""
     site = Site(folder=folder, environment=environment(folder))
     manage = (sys.executable, "manage.py")
     collect = start(site, "collectstatic", *manage, "collectstatic", "--noinput", "-v0")
     try:
+        sqlite_copy("demo", site.database)
         finish(site, "migrate", start(site, "migrate", *manage, "migrate", "--noinput", "-v0"))
-        finish(site, "demo", start(site, "demo", *manage, "demo"))
     finally:
         finish(site, "collectstatic", collect)
     assert (site.static_root / "staticfiles.json").exists(), "collectstatic n'a pas écrit son manifeste"
