@@ -21,32 +21,15 @@ hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, prin
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
-# Tests that drive one server of the machine run one after the other on one xdist worker
-# (tests/env_plugin.py): the browser tests (their live server, a Chromium each), the site deployed
-# under gunicorn (built once for its module) and those of PostgreSQL (marked `postgresql`:
-# skipped without TEST_POSTGRES_URL). The others are shared out as they come.
-# Under pytest 9.2, pytest-xdist 3.8 no longer applies these groups (its issue 1386, and it reads
-# `--dist loadgroup` from the workers' own command line): the tests spread over the workers, each
-# with its own live server, Chromium and PostgreSQL databases. docs/exploitation.md « La suite de
-# tests » says why they are not put back in force yet.
-SHARED_SERVERS = {"tests/e2e/": "navigateur", "tests/production/": "gunicorn"}
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
+    """The tests marked `postgresql` are skipped, with their reason, without TEST_POSTGRES_URL."""
     from tests.postgres import POSTGRES_URL  # noqa: PLC0415
 
+    if POSTGRES_URL:
+        return
     for item in items:
         if item.get_closest_marker("postgresql"):
-            if not POSTGRES_URL:
-                item.add_marker(pytest.mark.skip(reason="TEST_POSTGRES_URL n'est pas défini"))
-            if not item.get_closest_marker("xdist_group"):
-                item.add_marker(pytest.mark.xdist_group("postgresql"))
-        where = item.path.relative_to(ROOT).as_posix()
-        for folder, group in SHARED_SERVERS.items():
-            if where.startswith(folder) and not item.get_closest_marker("xdist_group"):
-                item.add_marker(pytest.mark.xdist_group(group))
+            item.add_marker(pytest.mark.skip(reason="TEST_POSTGRES_URL n'est pas défini"))
 
 
 def pytest_sessionstart(session):

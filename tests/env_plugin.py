@@ -8,12 +8,12 @@ file is an error, as in production), collected once into a folder named after th
 the static sources and of the pinned requirements (tests/static_files.py), so that a run after
 a change collects anew and a run without one reuses the folder.
 
-The suite runs in parallel by default (pytest-xdist, one worker per core, `--dist loadgroup`):
+The suite runs in parallel by default (pytest-xdist, one worker per core, `--dist loadscope`):
 `python -m pytest` is the README's command, unchanged. `-n 0` runs it in one process, `-n 4`
-with four workers. The tests that share one server (the browser's live servers and Chromium,
-PostgreSQL) carry an `xdist_group` mark (tests/conftest.py), meant to run them one after the
-other on one worker; under pytest 9.2 the groups have no effect (docs/exploitation.md, « La suite
-de tests »). Each worker has its own test database.
+with four workers. Each module's tests run on one worker, so that what a module builds once (the
+demo, the site under gunicorn, the access matrix's world) is built once in the run; each worker
+has its own test database, live server, Chromium and PostgreSQL databases (docs/exploitation.md,
+« La suite de tests »).
 """
 
 import os
@@ -35,11 +35,11 @@ os.environ.setdefault("WARM_FIGURES", "0")
 
 @pytest.hookimpl(wrapper=True)  # before pytest-xdist's own reading of the options
 def pytest_cmdline_main(config):
-    """`-n auto --dist loadgroup` unless the command line says otherwise (a child pytest started
+    """`-n auto --dist loadscope` unless the command line says otherwise (a child pytest started
     with `-p no:xdist` has no such option; a worker has its options from the run that started it)."""
     if hasattr(config.option, "numprocesses") and not os.environ.get("PYTEST_XDIST_WORKER"):
         if config.option.numprocesses is None:
             config.option.numprocesses = "auto"
         if config.option.numprocesses and config.option.dist == "no":
-            config.option.dist = "loadgroup"
+            config.option.dist = "loadscope"
     return (yield)
