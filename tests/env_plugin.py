@@ -10,8 +10,8 @@ a change collects anew and a run without one reuses the folder.
 
 The suite runs in parallel by default (pytest-xdist, one worker per core, `--dist loadscope`):
 `python -m pytest` is the README's command, unchanged. `-n 0` runs it in one process, `-n 4`
-with four workers. Each module's tests run on one worker, so that what a module builds once (the
-demo, the site under gunicorn, the access matrix's world) is built once in the run; each worker
+with four workers. Each module's tests run on one worker, so that what a module builds once (its
+shared demo, the site under gunicorn) is built once in the run; each worker
 has its own test database, live server, Chromium and PostgreSQL databases (docs/exploitation.md,
 « La suite de tests »).
 """
