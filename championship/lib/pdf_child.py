@@ -48,7 +48,7 @@ def prepare_render_process(render):
     render("<p>Tarot-Bière</p>")
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):  # what was freed goes back to the system
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def child_main(connection, limits, render):

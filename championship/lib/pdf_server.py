@@ -1,9 +1,9 @@
 """What the PDF fork server loads once, before any render child is forked from it.
 
-The render children of ``championship.lib.pdf`` (``pdf_child``) are not forked from the web process: a child
-inherits every page its parent has mapped, and a web process keeps much of it mapped and free
-(Python's object arenas while one object in each lives, glibc's heap and each thread's arena).
-That free memory would be room beyond the child's address-space limit. They are forked from a
+The render children of ``championship.lib.pdf`` (``pdf_child``) are not forked from the web
+process: a child inherits every page its parent has mapped, and a web process keeps much of it
+mapped and free (Python's object arenas while one object in each lives, glibc's heap and each
+thread's arena). That free memory would be room beyond the child's address-space limit. They are forked from a
 fork server (``multiprocessing``'s « forkserver »): a fresh interpreter that runs this module,
 then only ever forks. Each child so starts from the same small state: Django set up (settings
 from the environment the server inherited), WeasyPrint imported, the PDF stylesheet parsed and the
@@ -36,5 +36,5 @@ try:
     from championship.lib import pdf, pdf_child
 
     pdf_child.prepare_render_process(pdf.html_to_pdf)
-except Exception:  # the child prepares itself then (see pdf._child_main); the server must live
+except Exception:  # the child prepares itself then (pdf_child.child_main); the server must live
     logger.exception("Le serveur de mise en page des PDF n'a pas pu se préparer")
