@@ -3,11 +3,11 @@
 The render children of ``championship.lib.pdf`` (``pdf_child``) are not forked from the web
 process: a child inherits every page its parent has mapped, and a web process keeps much of it
 mapped and free (Python's object arenas while one object in each lives, glibc's heap and each
-thread's arena). That free memory would be room beyond the child's address-space limit. They
-are forked from a fork server (``multiprocessing``'s « forkserver »): a fresh interpreter that
-runs this module, then only ever forks. Each child so starts from the same small state: Django set up (settings
-from the environment the server inherited), WeasyPrint imported, the PDF stylesheet parsed and the
-fonts loaded, so that ``PDF_RENDER_MEMORY_MB`` bounds the layout alone.
+thread's arena). That free memory would be room beyond the child's address-space limit. They are
+forked from a fork server (``multiprocessing``'s « forkserver »): a fresh interpreter that runs
+this module, then only ever forks. Each child so starts from the same small state: Django set up
+(settings from the environment the server inherited), WeasyPrint imported, the PDF stylesheet
+parsed and the fonts loaded, so that ``PDF_RENDER_MEMORY_MB`` bounds the layout alone.
 
 One more room is closed first: glibc gives each thread that allocates an arena of its own, 64 Mio
 of address space reserved at once, and a process that cannot grow its main heap any more (as under
