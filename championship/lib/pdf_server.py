@@ -14,6 +14,11 @@ of address space reserved at once, and a process that cannot grow its main heap 
 its limit) allocates from those arenas' reserve, within the address space it already holds.
 Pango starts such a thread when it loads the fonts. So the server asks for a single arena
 (``mallopt(M_ARENA_MAX, 1)``) before anything starts a thread; its children inherit that.
+
+Threat model: the server forks whatever a connection to its Unix socket asks for (unpickled
+code). Python makes that socket a file of mode 0600 in a private folder (0700): only the site's
+own system user reaches it, who can already do anything the server would
+(``test_only_the_sites_own_user_can_reach_the_render_server``).
 """
 
 import contextlib

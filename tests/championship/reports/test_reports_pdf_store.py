@@ -2,7 +2,10 @@
 
 import datetime
 import logging
+import os
+import stat
 import threading
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -185,3 +188,17 @@ def test_it_stops_a_layout_over_its_memory_whatever_the_web_process_did_before(h
     content = render_pdf("championship/reports/report_pdf.html", {"display": display})
     assert "Bruno a tout raflé." in pdf_text(content)[0]
     assert len(survivors) == 10_500
+
+
+def test_only_the_sites_own_user_can_reach_the_render_server(homologated):
+    """The fork server forks whatever a connection to its socket asks for (unpickled code): its
+    socket must be reachable by the site's own system user alone, who can already do anything the
+    server would. Python makes it a file of mode 0600 in a private folder (0700)."""
+    from multiprocessing import forkserver  # noqa: PLC0415
+
+    render_pdf("championship/reports/report_pdf.html", {"display": report_display(homologated)})
+    socket = Path(forkserver._forkserver._forkserver_address)
+    assert stat.S_ISSOCK(socket.stat().st_mode)
+    assert stat.S_IMODE(socket.stat().st_mode) == 0o600
+    assert stat.S_IMODE(socket.parent.stat().st_mode) == 0o700
+    assert socket.stat().st_uid == socket.parent.stat().st_uid == os.getuid()
