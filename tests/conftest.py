@@ -46,6 +46,46 @@ def pytest_sessionstart(session):
     staticfiles_storage._wrapped = empty
 
 
+def _in_memory_sqlite():
+    from django.db import connection  # noqa: PLC0415
+
+    return connection.vendor == "sqlite" and connection.creation.is_in_memory_db(
+        connection.creation._get_test_db_name()
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_use_migrations(request):
+    """The test database of each process is a copy of the run's migrated database (below), not
+    migrated again (4.5 s a process): Django only creates its tables from the models, which the
+    copy then replaces. Elsewhere than in a SQLite memory database, or with --nomigrations, as
+    pytest-django does."""
+    return not request.config.getvalue("nomigrations") and not _in_memory_sqlite()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, then, in a SQLite memory database, the content of the
+    migrated database that `manage.py migrate` built once for the run (tests/databases.py) copied
+    over it by SQLite's backup: the same tables, triggers and rows as after the migrations, every
+    migration recorded as applied (`tests/test_test_database.py`)."""
+    if not _in_memory_sqlite():
+        return
+    import sqlite3  # noqa: PLC0415
+    from contextlib import closing  # noqa: PLC0415
+
+    from django.contrib.contenttypes.models import ContentType  # noqa: PLC0415
+    from django.db import connection  # noqa: PLC0415
+
+    from tests.databases import sqlite_database  # noqa: PLC0415
+
+    with django_db_blocker.unblock():
+        connection.ensure_connection()
+        with closing(sqlite3.connect(sqlite_database("migrated"))) as migrated:
+            migrated.backup(connection.connection)
+        ContentType.objects.clear_cache()  # the copy's ids, not those Django's tables had
+
+
 @pytest.fixture
 def season(db):
     return Season.objects.create(
