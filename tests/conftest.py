@@ -1,18 +1,22 @@
 import datetime
 import io
 import os
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from federation.models import Official, Player, Season
+from tests.databases import sqlite_database
 
 # Property tests: no timing deadline (the CI machine has 2 cores shared by the test workers),
 # and in CI the same examples every run, so that a landing never depends on a random draw.
@@ -47,8 +51,6 @@ def pytest_sessionstart(session):
 
 
 def _in_memory_sqlite():
-    from django.db import connection  # noqa: PLC0415
-
     return connection.vendor == "sqlite" and connection.creation.is_in_memory_db(
         connection.creation._get_test_db_name()
     )
@@ -71,14 +73,6 @@ def django_db_setup(django_db_setup, django_db_blocker):
     migration recorded as applied (`tests/test_test_database.py`)."""
     if not _in_memory_sqlite():
         return
-    import sqlite3  # noqa: PLC0415
-    from contextlib import closing  # noqa: PLC0415
-
-    from django.contrib.contenttypes.models import ContentType  # noqa: PLC0415
-    from django.db import connection  # noqa: PLC0415
-
-    from tests.databases import sqlite_database  # noqa: PLC0415
-
     with django_db_blocker.unblock():
         connection.ensure_connection()
         with closing(sqlite3.connect(sqlite_database("migrated"))) as migrated:
