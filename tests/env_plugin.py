@@ -17,10 +17,11 @@ has its own test database, live server, Chromium and PostgreSQL databases (docs/
 """
 
 import os
+import sys
 
 import pytest
 
-from tests.static_files import collected_static_root
+from tests.static_files import collected_static_root, index_each_folder_once
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 os.environ.setdefault("DEBUG", "0")
@@ -31,6 +32,15 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
 os.environ.setdefault("CACHE_URL", "locmem://")
 # No figures computed in the background after each write, but in the tests of it.
 os.environ.setdefault("WARM_FIGURES", "0")
+
+index_each_folder_once()  # WhiteNoise's index of the static folder, read once per process
+
+# The bytecode of what the suite imports is written (in __pycache__ folders, which git ignores)
+# even where PYTHONDONTWRITEBYTECODE forbids it: the run's hundred processes (xdist workers, child
+# pytests, manage.py, gunicorn) then compile each module, and pytest rewrites each test module,
+# once instead of each time.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.hookimpl(wrapper=True)  # before pytest-xdist's own reading of the options

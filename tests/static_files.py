@@ -42,3 +42,43 @@ def collect(static_root):
         if not done.exists():
             call_command("collectstatic", interactive=False, verbosity=0)
             done.write_text(str(os.getpid()))
+
+
+def index_each_folder_once():
+    """WhiteNoise reads the whole static folder (1,200 files: a `stat` and a set of headers each,
+    some 30 ms) each time Django builds its middleware. Production builds it once per process; the
+    suite builds it for every test `Client` (thousands in a run, a tenth of its time). So, in the
+    suite's processes only, the index of a folder is read once and each middleware gets a copy of
+    it: keyed on the folder, its modification time (a collection that adds files changes it) and
+    every attribute the headers of a file depend on, it is what a fresh reading gives
+    (tests/federation/test_static_index.py)."""
+    from whitenoise.base import WhiteNoise  # noqa: PLC0415
+
+    read_folder = WhiteNoise.update_files_dictionary
+    indexes = {}
+
+    def update_files_dictionary(self, root, prefix):
+        key = (
+            root,
+            os.stat(root).st_mtime_ns,
+            prefix,
+            self.max_age,
+            self.allow_all_origins,
+            self.charset,
+            self.index_file,
+            self.add_headers_function,
+            getattr(self.immutable_file_test, "__func__", self.immutable_file_test),
+            tuple(sorted(self.media_types.types_map.items())),
+        )
+        if key not in indexes:
+            added_before, self.files = self.files, {}
+            try:
+                read_folder(self, root, prefix)
+                indexes[key] = self.files
+            finally:
+                self.files = {**added_before, **self.files}  # the folder's files win, as in WhiteNoise
+            return
+        self.files.update(indexes[key])
+
+    update_files_dictionary.read_folder = read_folder
+    WhiteNoise.update_files_dictionary = update_files_dictionary

@@ -7,6 +7,11 @@ that none slips in that changes what a page or a static address is.
 The settings a page's address and content depend on are never overridden: the suite runs with
 ``DEBUG`` off, the manifest storage of the static files (hashed names, a missing file an error)
 and production's static address (`test_the_pages_are_served_as_production_serves_them`).
+
+Beside the settings, one thing of a library is changed in the suite's processes, never in the
+site's: WhiteNoise reads its index of the static folder once per process instead of once per
+test client (tests/static_files.py, `index_each_folder_once`); what it serves is proven equal to a
+fresh reading (tests/federation/test_static_index.py).
 """
 
 import ast
@@ -65,6 +70,8 @@ FIXTURES = {
     "PUSH_ALLOW_LOOPBACK": "the tests' push service listens on 127.0.0.1; production's refusal is tested",
     "PUSH_ALLOWED_HOSTS": "the tests' push service's host, or production's list restored to test the rule",
     "PUSH_TIMEOUT": "short, to test that a push service that does not answer is cut",
+    "STATIC_ROOT": "a folder of the test's own: the suite's memo of WhiteNoise's index reads it anew",
+    "WHITENOISE_MAX_AGE": "another cache lifetime: the suite's memo of WhiteNoise's index reads anew",
 }
 
 
