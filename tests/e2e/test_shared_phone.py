@@ -12,6 +12,7 @@ docs/exploitation.md (« Comptes et sécurité »).
   she logs in again, and its history names her.
 """
 
+import datetime
 import re
 
 import pytest
@@ -64,6 +65,28 @@ def caches_content(page):
     )
 
 
+def explain(round_, requests):
+    """What the phone asked about deals, and who stored which deal when (UTC): a failure's story."""
+    history = Deal.history.filter(round_id=round_.pk).order_by("history_date")
+    stories = [
+        f"{h.history_date:%H:%M:%S.%f} {h.history_type} donne {h.number} par {h.history_user}"
+        for h in history
+    ]
+    return "\n".join(["requêtes :", *requests, "historique :", *stories])
+
+
+def record_deal_requests(context, requests):
+    """Every request of the phone about deals, whatever made it (a page, closed or not, its worker)."""
+
+    def record(request):
+        if "/donnes/" in request.url or "/saisie/" in request.url:
+            requests.append(
+                f"{datetime.datetime.now(datetime.UTC):%H:%M:%S.%f} {request.method} {request.url}"
+            )
+
+    context.on("request", record)
+
+
 @pytest.mark.parametrize("header", [True, False], ids=["clear-site-data-et-worker", "worker-seul"])
 def test_after_logging_out_the_phone_shows_none_of_the_accounts_pages_offline(
     browser, live_server, secretary, empty_round, monkeypatch, header
@@ -102,6 +125,8 @@ def test_a_deal_kept_by_one_account_is_sent_only_in_its_session(
 ):
     phone = open_entry_page(browser, live_server, secretary, empty_round, "deux-comptes")
     page = phone.page
+    requests = []
+    record_deal_requests(phone.context, requests)  # to explain a failure
     phone.context.set_offline(True)
     passed_deal(page, "Alice")
     expect(pending(page)).to_have_count(1)
@@ -124,7 +149,7 @@ def test_a_deal_kept_by_one_account_is_sent_only_in_its_session(
     expect(others.first.get_by_role("button")).to_have_count(0)  # not his to send, correct or delete
     settled(phone)
     phone.look("1-donne-d-un-autre-compte", showing=page.locator(".pending-deals"))
-    assert sent == [] and stored(empty_round) == []
+    assert sent == [] and stored(empty_round) == [], explain(empty_round, requests)
 
     # His own deal, online, is not held behind hers.
     form = page.locator("#saisie")
