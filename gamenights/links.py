@@ -51,8 +51,8 @@ def _mac(player_pk, key, secret):
 
 
 def feed_token(player):
-    """The token of `player`'s feed address: his id and the HMAC of his key (made on first use,
-    `services.feed_key`) under SECRET_KEY. The same at every call, until he renews his key."""
+    """The token of `player`'s feed address: his id and the HMAC of his key (made with his account,
+    `gamenights.receivers`) under SECRET_KEY. The same at every call, until he renews his key."""
     key = services.feed_key(player).key
     return f"{player.pk}.{_mac(player.pk, key, settings.SECRET_KEY)}"
 

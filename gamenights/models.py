@@ -133,7 +133,7 @@ class Rsvp(models.Model):
 
 class FeedKey(models.Model):
     """The secret of a member's own calendar feed (docs/calendrier.md, « L'adresse de son
-    calendrier »): a random key, made on first use, whose HMAC under SECRET_KEY is the feed's
+    calendrier »): a random key, made with his account, whose HMAC under SECRET_KEY is the feed's
     address (`gamenights.links`). The key alone, as a copy of the database holds it, opens
     nothing; renewing it closes the address handed out before. `renewed_at`: empty until the
     member first renews, the addresses signed the old way (SECRET_KEY and the player's id alone)

@@ -212,8 +212,8 @@ def _new_key():
 
 
 def feed_key(player):
-    """`player`'s feed key, made on first use (the first page that shows his address): two first
-    visits at once make one, the other reads it."""
+    """`player`'s feed key, made with his account (`gamenights.receivers`), so a page only reads
+    it; made here for one who has none: two at once make one, the other reads it."""
     found = FeedKey.objects.filter(player=player).first()
     if found is not None:
         return found

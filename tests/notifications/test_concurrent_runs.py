@@ -1,7 +1,8 @@
-"""Two runs of the reminders at once, and two confirmations of one new address at once
-(tests/notifications/races/), in a child pytest on a file SQLite database (WAL, immediate
-transactions) and, when TEST_POSTGRES_URL is set, on PostgreSQL in a database of their own next to
-that one; each a copy of the migrated database (tests/databases.py)."""
+"""Two runs of the reminders at once, two confirmations of one new address at once, and a first
+visit of « Mon compte » while another write commits (tests/notifications/races/), in a child
+pytest on a file SQLite database (WAL, immediate transactions) and, when TEST_POSTGRES_URL is set,
+on PostgreSQL in a database of their own next to that one; each a copy of the migrated database
+(tests/databases.py)."""
 
 import pytest
 
@@ -13,7 +14,7 @@ RACES = "tests/notifications/races"
 
 
 def run_races(database_url):
-    run_child_pytest(RACES, {"DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1"}, "4 passed")
+    run_child_pytest(RACES, {"DATABASE_URL": database_url, "TAROT_REMINDER_RACES": "1"}, "5 passed")
 
 
 def test_two_runs_at_once_send_each_reminder_once_on_sqlite(tmp_path):
