@@ -240,6 +240,7 @@ def test_it_enters_a_paper_sheet_counting_every_tap_and_key_then_checks_it(
 
     # Deal 8: Garde contre by David with Chloé, pique, 3 bouts, 40: seat numbers this time.
     count.reset()
+    expect(kind_row.get_by_role("radio", name="Jouée")).to_be_focused()  # as before deals 6 and 7
     for key in ("4", "3", "c", "p", "3"):
         count.press(key)
     count.type("40")
