@@ -98,6 +98,18 @@ NOTIFICATIONS = """async () => {
 }"""
 
 
+# Said when no notification came: the permission, the site's workers and their states.
+PHONE_STATE = """async () => {
+  const states = (r) => ["installing", "waiting", "active"].map((k) => `${k}: ${r[k] ? r[k].state : "-"}`);
+  const registrations = await navigator.serviceWorker.getRegistrations();
+  return {
+    permission: Notification.permission,
+    controlled: Boolean(navigator.serviceWorker.controller),
+    registrations: registrations.map((r) => `${r.scope} (${states(r).join(", ")})`),
+  };
+}"""
+
+
 def pushed(page, live_server, news):
     """`news` pushed to the phone's service worker, once it is activated (by the DevTools
     protocol, as a push service would deliver it); the notifications it then shows."""
@@ -111,7 +123,10 @@ def pushed(page, live_server, news):
             "data": json.dumps(news),
         },
     )
-    return wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    try:
+        return wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
+    except AssertionError as missing:  # a rare failure whose cause is not found: what the phone was
+        raise AssertionError(f"{missing}\n{page.evaluate(PHONE_STATE)}") from None
 
 
 def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server, alice):
