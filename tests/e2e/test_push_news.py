@@ -30,7 +30,8 @@ def browser(shared_chromium):
     the shared browser: on a clean clone under CI, a push delivered by the DevTools protocol to
     the shared browser once showed no notification within 15 s, and the cause is not found (the
     registration was the context's own, its worker activated). A fresh browser per push test is
-    how these tests always passed."""
+    how these tests had always passed; it did not remove the failure (seen again on 3 December,
+    see `PHONE_STATE`)."""
     own = launch(shared_chromium.browser_type)
     yield own
     own.close()
