@@ -5,6 +5,7 @@ and validates it. Structure errors come from pydantic and consistency errors fro
 validators; both become a ``RulebookError`` naming the dotted field, with a French message.
 """
 
+import functools
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -328,14 +329,21 @@ def load_rulebook_data(data: Mapping[str, Any]) -> Rulebook:
 MAX_RULEBOOK_CHARS = 100_000
 
 
+@functools.lru_cache(maxsize=16)
+def _toml_document(text: str) -> dict:
+    """The TOML document of a rulebook's text, parsed once per process: a page reads its season's
+    rulebook at every request, and a season's text hardly ever changes. Never handed out: the
+    rulebook validated from it is built of containers of its own (tests/scoring/test_rulebook.py)."""
+    return tomllib.loads(text)
+
+
 def load_rulebook(text: str) -> Rulebook:
     if len(text) > MAX_RULEBOOK_CHARS:
         raise RulebookError(
             "rulebook", f"fichier trop long ({len(text)} caractères, au plus {MAX_RULEBOOK_CHARS})"
         )
     try:
-        data = tomllib.loads(text)
-        return load_rulebook_data(data)
+        return load_rulebook_data(_toml_document(text))
     except tomllib.TOMLDecodeError as error:
         where = re.search(r"line (\d+), column (\d+)", str(error))
         detail = f" à la ligne {where[1]}, colonne {where[2]}" if where else ""

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from scoring import rulebook as rulebook_module
 from scoring.rulebook import (
     MAX_RULEBOOK_CHARS,
     Rulebook,
@@ -309,3 +310,23 @@ def test_it_refuses_a_rulebook_longer_than_any_real_one():
         load_rulebook(toml)
     assert caught.value.field == "rulebook"
     assert "trop long" in caught.value.message
+
+
+def test_a_text_is_parsed_once_and_each_rulebook_has_containers_of_its_own(monkeypatch):
+    """A page reads its season's rulebook at every request: the text is parsed once per process,
+    and what a caller does to one rulebook's lists reaches no other."""
+    parsed = []
+    real_loads = rulebook_module.tomllib.loads
+
+    def loads(text):
+        parsed.append(text)
+        return real_loads(text)
+
+    monkeypatch.setattr(rulebook_module.tomllib, "loads", loads)
+    text = default_rulebook_text() + "\n# parsed once\n"
+    first = load_rulebook(text)
+    first.championship.rank_points[5].append(999)
+    second = load_rulebook(text)
+    assert parsed == [text]
+    assert second.championship.rank_points[5] == Rulebook().championship.rank_points[5]
+    assert 999 not in second.championship.rank_points[5]
