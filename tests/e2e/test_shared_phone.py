@@ -76,7 +76,7 @@ def explain(round_, requests):
 
 
 def record_deal_requests(context, requests):
-    """Every request of the phone about deals, whatever made it (a page, closed or not, its worker)."""
+    """Every request of the phone's pages about deals, whichever page made it (one closed since too)."""
 
     def record(request):
         if "/donnes/" in request.url or "/saisie/" in request.url:
