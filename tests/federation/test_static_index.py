@@ -8,6 +8,8 @@ from django.conf import settings
 from whitenoise.base import WhiteNoise
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from tests.spies import recorded_calls
+
 
 def served(middleware):
     """{address: every header and every encoded variant the middleware answers it with}."""
@@ -26,16 +28,8 @@ def served(middleware):
 
 @pytest.fixture
 def folder_reads(monkeypatch):
-    """How many times a static folder is read from the disk."""
-    reads = []
-    real_scantree = whitenoise.base.scantree
-
-    def scantree(root):
-        reads.append(root)
-        return real_scantree(root)
-
-    monkeypatch.setattr(whitenoise.base, "scantree", scantree)
-    return reads
+    """The folders read from the disk, in order (a folder, then each of its subfolders)."""
+    return recorded_calls(monkeypatch, whitenoise.base, "scantree")
 
 
 @pytest.fixture

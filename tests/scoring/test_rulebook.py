@@ -16,6 +16,7 @@ from scoring.rulebook import (
     load_rulebook_data,
 )
 from tests.scoring.engine_helpers import rulebook_data
+from tests.spies import recorded_calls
 
 POSITIVE = [
     "deal.chip_unit",
@@ -315,14 +316,7 @@ def test_it_refuses_a_rulebook_longer_than_any_real_one():
 def test_a_text_is_parsed_once_and_each_rulebook_has_containers_of_its_own(monkeypatch):
     """A page reads its season's rulebook at every request: the text is parsed once per process,
     and what a caller does to one rulebook's lists reaches no other."""
-    parsed = []
-    real_loads = rulebook_module.tomllib.loads
-
-    def loads(text):
-        parsed.append(text)
-        return real_loads(text)
-
-    monkeypatch.setattr(rulebook_module.tomllib, "loads", loads)
+    parsed = recorded_calls(monkeypatch, rulebook_module.tomllib, "loads")
     text = default_rulebook_text() + "\n# parsed once\n"
     first = load_rulebook(text)
     first.championship.rank_points[5].append(999)
