@@ -26,13 +26,13 @@ IPHONE_SAFARI = (
 
 @pytest.fixture
 def browser(shared_chromium):
-    """A Chromium of its own for each push test (launched by the shared one's Playwright), not
-    the shared browser: on a clean clone under CI, a push delivered by the DevTools protocol to
-    the shared browser once showed no notification within 15 s, and the cause is not found (the
-    registration was the context's own, its worker activated). A fresh browser per push test is
-    how these tests had always passed; it did not remove the failure (seen again on 3 December,
-    see `PHONE_STATE`)."""
-    own = launch(shared_chromium.browser_type)
+    """Chromium itself (its headless shell delivers no push: tests/e2e/chromium.py), one of its
+    own for each push test (launched by the shared browser's Playwright): on a clean clone under
+    CI, a push delivered by the DevTools protocol to the shared browser once showed no
+    notification within 15 s, and the cause is not found (the registration was the context's
+    own, its worker activated). A fresh browser per push test is how these tests had always
+    passed; it did not remove the failure (seen again on 3 December, see `PHONE_STATE`)."""
+    own = launch(shared_chromium.browser_type, notifications=True)
     yield own
     own.close()
 
