@@ -14,16 +14,18 @@ class HomologationQueue(list):
 
 
 def homologation_queue(user):
-    """The submitted rounds `user`'s boards have to homologate: one query (two when there are
-    none, to know whether `user` is on a board); none for a visitor."""
+    """The submitted rounds `user`'s boards have to homologate: none for a visitor (no query), nor
+    for a member on no board (one query: most pages of most members), two queries for the board."""
     queue = HomologationQueue()
     if not user.is_authenticated:
         return queue
     seasons = board_seasons(user)
+    if not seasons.exists():
+        return queue
+    queue.on_board = True
     queue.extend(
         Round.objects.filter(status=Round.SUBMITTED, season__in=seasons)
         .select_related("season")
         .order_by("date", "season__start_date", "stage", "table", "number")
     )
-    queue.on_board = bool(queue) or seasons.exists()
     return queue

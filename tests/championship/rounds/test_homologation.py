@@ -4,9 +4,12 @@ the round page, and a confirmation page showing the round's totals before anythi
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from championship.models import Round
+from championship.rounds.queue import homologation_queue
 from championship.services.paper import set_paper_totals
 from federation.models import Official
 from tests.conftest import make_player
@@ -29,6 +32,16 @@ def test_it_shows_the_queue_to_the_board_only(as_user, submitted, member, who):
     html = as_user(who).get("/").content.decode()
     assert "Manches à homologuer" not in html
     assert homologate_url(submitted) not in html
+
+
+def test_the_queue_costs_a_member_on_no_board_one_query(season, submitted, member, president):
+    """Every page of a member reads the queue for its navigation: one query to learn he sits on
+    no board, none for the rounds; the board's queue still lists them."""
+    with CaptureQueriesContext(connection) as queries:
+        queue = homologation_queue(member.user)
+    assert (list(queue), queue.on_board, len(queries)) == ([], False, 1)
+    queue = homologation_queue(president.user)
+    assert (list(queue), queue.on_board) == ([submitted], True)
 
 
 def test_it_lists_the_rounds_to_homologate_on_the_home_page_and_counts_them_in_the_navigation(
