@@ -1,5 +1,4 @@
 import datetime
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -8,6 +7,7 @@ from championship.models import Round
 from federation.models import Player
 from gamenights.services import schedule_night
 from tests.factories import EXAMPLE_PLAYERS, make_round
+from tests.local_servers import serving
 
 # The example round of docs/feuille.md: Bruno wins it and writes its report, due a week later.
 ROUND_DATE = datetime.date(2010, 11, 19)
@@ -68,9 +68,5 @@ def push_settings(settings, vapid_pair):
 def push_service(push_settings):
     from tests.notifications.push_service import PushService  # noqa: PLC0415
 
-    server = PushService()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving(PushService()) as server:
+        yield server

@@ -22,6 +22,7 @@ import pytest
 from django.core.management import call_command
 
 from gamenights import services as nights
+from tests.local_servers import serving
 from webhooks.models import Webhook
 
 SECRET = "T0KEN-tres-secret-42"
@@ -120,28 +121,18 @@ class RawHandler(socketserver.BaseRequestHandler):
             pass  # the poster hung up: what the test wants
 
 
-def serve(server):
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    return server
-
-
 @pytest.fixture
 def chat():
-    server = serve(Chat())
-    yield server
-    server.release.set()
-    server.shutdown()
-    server.server_close()
+    with serving(Chat()) as server:
+        yield server
+        server.release.set()
 
 
 @pytest.fixture
 def raw_chat():
-    server = serve(RawChat())
-    yield server
-    server.stop.set()
-    server.shutdown()
-    server.server_close()
+    with serving(RawChat()) as server:
+        yield server
+        server.stop.set()
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gamenights import services as nights
-from tests.webhooks.conftest import Chat, deliver_command, serve
+from tests.local_servers import serving
+from tests.webhooks.conftest import Chat, deliver_command
 from webhooks import delivery, posting
 from webhooks.models import Delivery, Webhook
 
@@ -46,8 +47,7 @@ def rows():
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_a_redirect_is_a_failure_never_followed(chat, queued, status):
-    inside = serve(Chat())
-    try:
+    with serving(Chat()) as inside:
         chat.status, chat.location = status, inside.url("/admin/reset")
         Webhook.objects.create(name="json", url=chat.url("/hook"), format="json")
         queued()
@@ -55,9 +55,6 @@ def test_a_redirect_is_a_failure_never_followed(chat, queued, status):
         assert rows() == {"json": ("pending", f"redirection refusée (HTTP {status})")}
         assert (inside.connections, inside.requests) == (0, [])
         assert chat.requests == [("POST", "/hook")]
-    finally:
-        inside.shutdown()
-        inside.server_close()
 
 
 def test_one_deadline_bounds_the_whole_post(raw_chat, queued, settings):
