@@ -204,12 +204,12 @@ class Brute:
             if len(states) * len(part) > self.large:
                 part, states = reduced(side, part), reduced(side, states)
             states = (states[:, None, :] + part[None, :, :]).reshape(-1, 2 * count)
-            states = _unique(self._clipped(states))
+            states = _unique(self._clipped(states, copy=False))  # a new array: clipped in place
         return states
 
-    def _clipped(self, rows):
-        rows = rows.copy()
-        rows[:, self.count :] = np.minimum(rows[:, self.count :], self.need)
+    def _clipped(self, rows, copy=True):
+        rows = rows.copy() if copy else rows
+        np.minimum(rows[:, self.count :], self.need, out=rows[:, self.count :])
         return rows
 
     def answers(self, i: int, *, reduce: bool = True, need: bool = True):
@@ -258,4 +258,4 @@ def unsafe_gains(brute: Brute, i: int, rows: np.ndarray) -> tuple[set, set]:
     others = np.array([j != i for j in range(count)])
     reach = ((final >= final[:, [i]]) & ranked & others).sum(axis=1)
     unsafe = ~ranked[:, i] | (reach >= case.places)
-    return {int(g) for g in rows[unsafe, i]}, {int(g) for g in rows[:, i]}
+    return set(np.unique(rows[unsafe, i]).tolist()), set(np.unique(rows[:, i]).tolist())
