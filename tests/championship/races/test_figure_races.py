@@ -35,6 +35,7 @@ from tests.championship.lib.test_read_cost import (
     rounds_every_write_can_touch,
 )
 from tests.factories import player
+from tests.pages import without_random_tokens
 
 from .conftest import RACES
 
@@ -199,7 +200,7 @@ def test_a_lock_left_by_a_killed_worker_delays_the_others_a_moment_at_most(seaso
 def page_body(url):
     response = Client().get(url)
     assert response.status_code == 200
-    return re.sub(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"', "", response.content.decode())
+    return without_random_tokens(response.content.decode())
 
 
 def correct_a_deal(season):

@@ -3,8 +3,6 @@ tokens of the seasons they read) are never stale: warm, a page is the page compu
 scratch; after a write, the next read shows the new figures. Outside a test's transaction
 (`transactional_db`), so that figures are stored as in production."""
 
-import re
-
 import pytest
 from django.core.cache import cache
 
@@ -12,6 +10,7 @@ from championship.models import Round
 from tests.championship.stats.conftest import DATES, ROLES, handed
 from tests.championship.stats.test_views import pk, urls
 from tests.factories import EXAMPLE_DEALS, EXAMPLE_PLAYERS, make_round
+from tests.pages import without_random_tokens
 
 PAGES = ["player", "player_season", "deals", "called_by", "head_to_head", "partners", "rating", "palmares"]
 
@@ -19,7 +18,7 @@ PAGES = ["player", "player_season", "deals", "called_by", "head_to_head", "partn
 def read(client, url, language="fr"):
     response = client.get(url, headers={"accept-language": language})
     assert response.status_code == 200, url
-    return re.sub(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"', "", response.content.decode())
+    return without_random_tokens(response.content.decode())
 
 
 def fourth_round(season):
