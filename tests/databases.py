@@ -26,7 +26,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ["championship", "federation", "gamenights", "notifications", "scoring", "webhooks"]
-COMMANDS = {"migrated": [["migrate", "-v0"]], "demo": [["migrate", "-v0"], ["demo"]]}
+# What builds each database; the demo's start from a copy of the migrated one.
+COMMANDS = {"migrated": [["migrate", "-v0"]], "demo": [["demo"]]}
 
 
 def code_digest(kind):
@@ -90,6 +91,8 @@ def sqlite_database(kind):
             building = path.with_suffix(".building")
             for leftover in building.parent.glob(f"{building.name}*"):
                 leftover.unlink()
+            if kind == "demo":
+                shutil.copyfile(sqlite_database("migrated"), building)
             for args in COMMANDS[kind]:
                 manage(f"sqlite:///{building}", *args)
             with closing(sqlite3.connect(building)) as database:
@@ -145,17 +148,15 @@ def postgres_template(base_url, kind):
     with built_once(name, exists) as missing:
         if missing:
             building = f"{name}_building"
-            commands = COMMANDS[kind]
             with psycopg.connect(base_url, autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE IF EXISTS "{building}"')
                 if kind == "demo":
                     admin.execute(
                         f'CREATE DATABASE "{building}" TEMPLATE "{postgres_template(base_url, "migrated")}"'
                     )
-                    commands = [["demo"]]
                 else:
                     admin.execute(f'CREATE DATABASE "{building}"')
-            for args in commands:
+            for args in COMMANDS[kind]:
                 manage(database_url(base_url, building), *args)
             with psycopg.connect(base_url, autocommit=True) as admin:
                 mark_used(admin, building)
