@@ -262,6 +262,7 @@ def test_every_visitor_page_is_in_english(client):
     # The names as whole words, the longest first: « Jean-Pierre » before « Jean ».
     proper = sorted(filter(None, names), key=len, reverse=True)
     proper_nouns = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in proper) + r")(?!\w)")
+    assert proper  # an empty alternation would match everywhere
     problems = []
     for url, text in pages.items():
         for piece in written:

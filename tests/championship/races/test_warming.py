@@ -5,7 +5,6 @@ reader (in the site's language) finds them ready, and they are the figures a col
 needs a database shared for real)."""
 
 import logging
-import re
 import threading
 
 import pytest
@@ -18,6 +17,7 @@ from federation.models import Official
 from tests.championship.lib.test_read_cost import make_season, rounds_every_write_can_touch
 from tests.conftest import make_player
 from tests.factories import player
+from tests.pages import without_random_tokens
 
 from .conftest import RACES
 
@@ -25,8 +25,6 @@ pytestmark = [
     pytest.mark.skipif(not RACES, reason="lancé par tests/championship/test_concurrency.py"),
     pytest.mark.django_db(transaction=True),
 ]
-
-CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
 
 
 @pytest.fixture
@@ -63,7 +61,7 @@ def pages(season):
 
 
 def read(client, urls, **headers):
-    return {url: CSRF.sub("", client.get(url, **headers).content.decode()) for url in urls}
+    return {url: without_random_tokens(client.get(url, **headers).content.decode()) for url in urls}
 
 
 def test_the_pages_read_after_a_write_find_their_figures_computed(

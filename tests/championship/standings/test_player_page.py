@@ -4,7 +4,6 @@ history, and a write to a season is seen on it at once."""
 
 import io
 import math
-import re
 from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
@@ -31,6 +30,7 @@ from tests.championship.lib.test_read_cost import (
     rounds_every_write_can_touch,
 )
 from tests.factories import make_round, player
+from tests.pages import without_random_tokens
 
 
 def reference_statistics(player):
@@ -163,12 +163,10 @@ def test_one_players_page_computes_the_season_for_every_player(transactional_db,
     assert "Bruno" in html
 
 
-CSRF = re.compile(rb'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
-
-
 def pages(client):
     return {
-        p.name: CSRF.sub(b"", client.get(f"/joueurs/{p.pk}/").content) for p in Player.objects.order_by("pk")
+        p.name: without_random_tokens(client.get(f"/joueurs/{p.pk}/").content.decode())
+        for p in Player.objects.order_by("pk")
     }
 
 
