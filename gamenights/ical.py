@@ -5,14 +5,16 @@ never changes; its SEQUENCE is the night's `sequence`, raised at every change a 
 so that a subscribed calendar replaces it; a cancelled night stays, with STATUS:CANCELLED and
 « Annulée » in its summary, a night whose date is to be confirmed has STATUS:TENTATIVE. The UID
 and the event's link take the site's address, `SITE_URL`, never the request's host: a site
-reached under two names gives a night one UID."""
+reached under two names gives a night one UID.
+
+`icalendar` is imported on first use, as WeasyPrint is: its import costs more than a tenth of a
+second, paid by every process that loads the URLs (tests/test_startup_imports.py)."""
 
 import datetime
 from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext
-from icalendar import Alarm, Calendar, Event
 
 from federation.addresses import absolute, host
 from gamenights import schedule
@@ -43,6 +45,8 @@ def _summary(night, mark=""):
 
 
 def event(night, mark=""):
+    from icalendar import Event  # noqa: PLC0415 — on first use (module docstring)
+
     item = Event()
     item.add("uid", uid(night))
     item.add("dtstamp", night.updated_at)
@@ -62,6 +66,8 @@ def event(night, mark=""):
 
 
 def _calendar(name, events):
+    from icalendar import Calendar  # noqa: PLC0415 — on first use (module docstring)
+
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -112,6 +118,8 @@ class Member:
 
 
 def _alarm(trigger, description):
+    from icalendar import Alarm  # noqa: PLC0415 — on first use (module docstring)
+
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
     alarm.add("description", description)

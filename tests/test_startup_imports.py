@@ -1,8 +1,8 @@
-"""What a process of the site imports before it answers anything: not WeasyPrint (a second) nor
-pywebpush with aiohttp (a third of a second). Every management command (the reminders' cron
-every few minutes, a backup) and every gunicorn worker loads the URLs; only a PDF needs
-WeasyPrint and only a push needs pywebpush, so each imports them on first use (see
-docs/exploitation.md, « La suite de tests »)."""
+"""What a process of the site imports before it answers anything: not WeasyPrint (a second),
+pywebpush with aiohttp (a third of a second) nor icalendar (a tenth of a second). Every gunicorn
+worker and every management command that runs Django's checks loads the URLs; only a PDF needs
+WeasyPrint, only a push pywebpush, only a calendar feed icalendar, so each imports them on first
+use (see docs/exploitation.md, « La suite de tests »)."""
 
 import subprocess
 import sys
@@ -16,12 +16,13 @@ import django
 django.setup()
 from django.urls import get_resolver
 get_resolver().url_patterns  # every view module imported, as by the first request
-import notifications.news, championship.views.reports  # the ones that need them later
-print(" ".join(sorted(name for name in ("weasyprint", "pywebpush", "aiohttp") if name in sys.modules)))
+import notifications.news, championship.views.reports, gamenights.ical  # the ones that need them later
+LATER = ("weasyprint", "pywebpush", "aiohttp", "icalendar")
+print(" ".join(sorted(name for name in LATER if name in sys.modules)))
 """
 
 
-def test_the_site_starts_without_weasyprint_or_pywebpush():
+def test_the_site_starts_without_weasyprint_pywebpush_or_icalendar():
     env = {"DJANGO_SETTINGS_MODULE": "federation.settings", "DEBUG": "1", "PATH": "/usr/bin:/bin"}
     result = subprocess.run(
         [sys.executable, "-c", LOADED], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
