@@ -11,6 +11,7 @@ class Command(BaseCommand):
         "Sauvegarde toute la base dans un fichier, sans arrêter le site : copie en ligne pour SQLite, "
         "pg_dump --format=custom pour PostgreSQL."
     )
+    requires_system_checks = []  # docs/exploitation.md, « Les vérifications de Django »
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -14,6 +14,7 @@ class Command(BaseCommand):
         "Remplace TOUTE la base par une sauvegarde faite avec « backup » (SQLite ou PostgreSQL, "
         "selon la base configurée). Demande confirmation, sauf avec --noinput."
     )
+    requires_system_checks = []  # docs/exploitation.md, « Les vérifications de Django »
 
     def add_arguments(self, parser):
         parser.add_argument("file", metavar="FICHIER", help="sauvegarde à restaurer")

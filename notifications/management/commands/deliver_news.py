@@ -12,6 +12,7 @@ from notifications import clock, news
 
 class Command(BaseCommand):
     help = "Envoie les nouvelles des membres (téléphones et courriels) : celles de l'heure, puis les dues."
+    requires_system_checks = []  # docs/exploitation.md, « Les vérifications de Django »
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -21,6 +21,7 @@ def day(value):
 
 class Command(BaseCommand):
     help = "Envoie les rappels du jour par courriel (soirées sans réponse, comptes-rendus dus et en retard)."
+    requires_system_checks = []  # docs/exploitation.md, « Les vérifications de Django »
 
     def add_arguments(self, parser):
         parser.add_argument(

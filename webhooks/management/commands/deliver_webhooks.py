@@ -12,6 +12,7 @@ from webhooks.models import Delivery
 
 class Command(BaseCommand):
     help = "Envoie les annonces dues aux webhooks (nouvelles, à réessayer ou bloquées)."
+    requires_system_checks = []  # docs/exploitation.md, « Les vérifications de Django »
 
     def handle(self, *args, **options):
         results = delivery.deliver_all(delivery.due())
