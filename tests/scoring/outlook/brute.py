@@ -180,6 +180,24 @@ def _unique(rows: np.ndarray, inverse: bool = False):
 
 LARGE = 200_000  # outcomes in a sum beyond which both sides are reduced first
 
+# The outcomes of each night, by case, night and rules read: several tests of a module enumerate
+# the same nights (each case is checked for the table's answer, the certain one, the restricted
+# program); enumerated once per process, read-only.
+_NIGHT_ROWS = {}
+
+
+def _rows(outcomes):
+    rows = np.array([values + seats for values, seats in outcomes])
+    rows.flags.writeable = False
+    return rows
+
+
+def _night_rows(case: Case, night, with_bonus: bool, with_late: bool) -> np.ndarray:
+    key = (repr(case), night, with_bonus, with_late)
+    if key not in _NIGHT_ROWS:
+        _NIGHT_ROWS[key] = _rows(night_outcomes(case, night, with_bonus, with_late))
+    return _NIGHT_ROWS[key]
+
 
 class Brute:
     """Every outcome of a small season, enumerated once, then each question's answer."""
@@ -187,10 +205,9 @@ class Brute:
     def __init__(self, case: Case, *, with_bonus: bool, with_late: bool, large: int = LARGE):
         self.case, self.large = case, large
         count = len(case.names)
-        parts = [night_outcomes(case, night, with_bonus, with_late) for night in case.nights]
+        self.parts = [_night_rows(case, night, with_bonus, with_late) for night in case.nights]
         if with_late:
-            parts.append(late_outcomes(case))
-        self.parts = [np.array([values + seats for values, seats in part]) for part in parts]
+            self.parts.append(_rows(late_outcomes(case)))
         self.need = np.array([max(case.minimum - r, 0) for r in case.rounds])
         self.count = count
 
