@@ -73,11 +73,10 @@ class Finder(ast.NodeVisitor):
 
     def visit_Call(self, node):
         func = node.func
-        if isinstance(func, ast.Attribute):
+        # The receiver's source only for a write's name (reading a segment splits the file's lines).
+        if isinstance(func, ast.Attribute) and (func.attr in WRITES or func.attr == "update"):
             receiver = ast.get_source_segment(self.source, func.value) or ""
-            is_write = func.attr in WRITES or (
-                func.attr == "update" and any(hint in receiver for hint in QUERYSET_HINTS)
-            )
+            is_write = func.attr in WRITES or any(hint in receiver for hint in QUERYSET_HINTS)
             if is_write:
                 self.found.append((self.path, ".".join(self.scope), f"{receiver}.{func.attr}"))
         self.generic_visit(node)
