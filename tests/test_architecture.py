@@ -15,7 +15,7 @@ The order of the packages (scoring, federation, championship, demo on top) is
 import ast
 from pathlib import Path
 
-from tests.test_import_graph import PACKAGES, ROOT, import_graph, project_modules
+from tests.test_import_graph import PACKAGES, ROOT, import_graph, parsed, project_modules
 
 ROOT_MODULES_ALWAYS = {"__init__", "apps", "models", "admin", "urls"}
 MOST_ROOT_MODULES = 8
@@ -53,7 +53,7 @@ def within(name, prefixes):
 
 
 def long_functions(path: Path):
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             length = node.end_lineno - node.lineno + 1
@@ -62,7 +62,7 @@ def long_functions(path: Path):
 
 
 def private_imports(path: Path):
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:

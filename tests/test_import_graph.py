@@ -8,6 +8,7 @@ the module.
 """
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,11 +36,24 @@ def project_modules(root: Path = ROOT) -> dict[str, Path]:
     return modules
 
 
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the source at ``path``, read once per process while the file stays the
+    same (its size and date): the graph's tests and those of tests/test_architecture.py all read
+    every module of the project."""
+    stat = path.stat()
+    return _parsed(path, stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _parsed(path, _size, _mtime):
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def imported_names(name: str, path: Path) -> set[str]:
     """Every dotted name ``name`` imports, anywhere in its source."""
     names = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -54,7 +68,15 @@ def imported_names(name: str, path: Path) -> set[str]:
 
 
 def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
-    """``{module: the project modules it imports}``."""
+    """``{module: the project modules it imports}`` (a copy of its own for each caller), built
+    once per process while no module changes."""
+    modules = project_modules(root)
+    state = tuple((name, path.stat().st_size, path.stat().st_mtime_ns) for name, path in modules.items())
+    return {name: set(targets) for name, targets in _import_graph(root, state).items()}
+
+
+@cache
+def _import_graph(root, _state):
     modules = project_modules(root)
     graph = {}
     for name, path in modules.items():
