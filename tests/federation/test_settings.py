@@ -12,11 +12,15 @@ PRINT_DATABASE = (
 
 
 def run_settings(extra_env, code=PRINT_DATABASE):
+    """`code` in a new Python process, with `extra_env` instead of the suite's SECRET_KEY, DEBUG
+    and DATABASE_URL: the first setting it reads runs `federation.settings`, as the first read of
+    any process of the site does (before its applications are loaded, which these tests need not
+    wait for)."""
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DATABASE_URL"}}
     env.update(extra_env)
     env["DJANGO_SETTINGS_MODULE"] = "federation.settings"
     return subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env=env,
         capture_output=True,
