@@ -192,8 +192,9 @@ def run_python(extra_env, code, *args):
     )
 
 
+# The settings alone, read by a new process (see run_settings in tests/federation/test_settings.py).
 LANGUAGE_COOKIE = (
-    "import django; django.setup(); from django.conf import settings as s; "
+    "from django.conf import settings as s; "
     "print(s.LANGUAGE_COOKIE_SECURE, s.LANGUAGE_COOKIE_HTTPONLY, s.LANGUAGE_COOKIE_SAMESITE, "
     "s.SESSION_COOKIE_SECURE)"
 )
