@@ -11,6 +11,7 @@ superuser, previewed first, then imported exactly as previewed (carried back sig
 """
 
 import json
+from functools import cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -267,7 +268,14 @@ def _format(fmt):
 def sheet_template(request, fmt):
     """The blank score sheet of a round, to fill in a spreadsheet and import."""
     fmt = _format(fmt)
-    return _workbook_response(render_workbook(template_tables(), fmt), fmt, f"feuille-de-manche.{fmt}")
+    return _workbook_response(blank_sheet(fmt), fmt, f"feuille-de-manche.{fmt}")
+
+
+@cache
+def blank_sheet(fmt):
+    """The blank score sheet's bytes in `fmt`, rendered once per process: the code alone decides
+    them (no season, no player, no language)."""
+    return render_workbook(template_tables(), fmt)
 
 
 @require_GET

@@ -13,6 +13,7 @@ from openpyxl import load_workbook
 from championship.models import Round
 from championship.services import delete_draft_round, homologate_round
 from championship.sheets.workbooks import render, round_tables
+from tests.conftest import make_player
 from tests.factories import EXAMPLE_TOTALS
 
 IMPORT_URL = reverse("championship:round_import")
@@ -91,6 +92,27 @@ def test_it_offers_the_template_to_everyone(client, db):
     response = client.get(reverse("championship:sheet_template", args=["ods"]))
     assert response["Content-Type"] == "application/vnd.oasis.opendocument.spreadsheet"
     assert client.get(IMPORT_URL).status_code == 302  # the upload page itself needs an official
+
+
+def test_it_renders_the_template_once_per_process(client, db, monkeypatch):
+    """The blank sheet depends on the code alone: rendered once, then the same bytes to all."""
+    from championship.views import sheets  # noqa: PLC0415
+
+    rendered = []
+
+    def counted(tables, fmt):
+        rendered.append(fmt)
+        return render(tables, fmt)
+
+    monkeypatch.setattr(sheets, "render_workbook", counted)
+    sheets.blank_sheet.cache_clear()
+    url = reverse("championship:sheet_template", args=["xlsx"])
+    first = client.get(url).content
+    client.force_login(make_player("Joueur").user)  # another visitor, in another language
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first
+    assert rendered == ["xlsx"]
+    assert load_workbook(io.BytesIO(first)).sheetnames
+    sheets.blank_sheet.cache_clear()
 
 
 def test_it_links_the_workbooks_from_the_round_and_standings_pages(client, example, president):
