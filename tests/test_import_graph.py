@@ -40,12 +40,17 @@ def parsed(path: Path) -> ast.Module:
     """The syntax tree of the source at ``path``, read once per process while the file stays the
     same (its size and date): the graph's tests and those of tests/test_architecture.py all read
     every module of the project."""
+    return _parsed(path, file_state(path))
+
+
+def file_state(path: Path) -> tuple[int, int]:
+    """What tells a file changed: its size and its date."""
     stat = path.stat()
-    return _parsed(path, stat.st_size, stat.st_mtime_ns)
+    return stat.st_size, stat.st_mtime_ns
 
 
 @cache
-def _parsed(path, _size, _mtime):
+def _parsed(path, _state):
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
@@ -70,14 +75,13 @@ def imported_names(name: str, path: Path) -> set[str]:
 def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     """``{module: the project modules it imports}`` (a copy of its own for each caller), built
     once per process while no module changes."""
-    modules = project_modules(root)
-    state = tuple((name, path.stat().st_size, path.stat().st_mtime_ns) for name, path in modules.items())
-    return {name: set(targets) for name, targets in _import_graph(root, state).items()}
+    files = tuple((name, path, file_state(path)) for name, path in project_modules(root).items())
+    return {name: set(targets) for name, targets in _import_graph(files).items()}
 
 
 @cache
-def _import_graph(root, _state):
-    modules = project_modules(root)
+def _import_graph(files):
+    modules = {name: path for name, path, _state in files}
     graph = {}
     for name, path in modules.items():
         targets = set()
