@@ -71,9 +71,15 @@ class built_once:  # noqa: N801 — used as a context manager: « with built_onc
         self.exists = exists
 
     def __enter__(self):
-        self.lock = open(self.path, "w")  # noqa: SIM115 — closed in __exit__
-        fcntl.flock(self.lock, fcntl.LOCK_EX)
-        return not self.exists()
+        self.lock = open(self.path, "w")  # noqa: SIM115 — closed in __exit__, or here on an error
+        try:
+            fcntl.flock(self.lock, fcntl.LOCK_EX)
+            return not self.exists()
+        except BaseException:
+            # No __exit__ after a failed __enter__: let the lock go now, or the process's next
+            # use of it would wait forever for itself (tests/test_built_once.py).
+            self.lock.close()
+            raise
 
     def __exit__(self, *exc):
         self.lock.close()
