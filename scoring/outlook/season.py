@@ -16,9 +16,11 @@ and every ranking of small seasons); the solver is `scoring.outlook.solver`.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from scoring.outlook import greedy, solver
 from scoring.outlook.blocks import Scale, Table, blocks_of
@@ -133,7 +135,61 @@ def prospects(
     ``need_seconds``: the time the search for what a player needs may take, for each player,
     when no shortcut applies (None: as long as it takes). Past it, his `Need` is a total proved
     enough but not proved the fewest (``exact`` false): a page never waits on a runaway search,
-    and never says a place is certain when it is not."""
+    and never says a place is certain when it is not.
+
+    The answers depend on the inputs alone: the last `REMEMBERED` inputs whose answers are all
+    exact are remembered by the process, and asked again, answered without a search (a write to
+    a season, a report or a deal entered, changes its figures' token but seldom what the race is
+    computed from). Answers cut short by ``need_seconds`` are never remembered."""
+    key = _inputs_key(players, rounds, rules, need_seconds)
+    with _REMEMBERING:
+        found = _remembered.get(key) if key is not None else None
+        if found is not None:
+            _remembered.move_to_end(key)
+            return dict(found)
+    found = _prospects(players, rounds, rules, need_seconds)
+    if key is not None and all(prospect.need.exact for prospect in found.values()):
+        with _REMEMBERING:
+            _remembered[key] = dict(found)
+            while len(_remembered) > REMEMBERED:
+                _remembered.popitem(last=False)
+    return found
+
+
+REMEMBERED = 32  # inputs whose answers a process keeps (a season's race: a few kilobytes each)
+_remembered: OrderedDict = OrderedDict()  # inputs' key -> {name: Prospect}, oldest first
+_REMEMBERING = threading.Lock()  # a page's thread and the figures' warming may ask at once
+
+
+def forget() -> None:
+    """The remembered answers dropped (a benchmark times the search itself)."""
+    with _REMEMBERING:
+        _remembered.clear()
+
+
+def _inputs_key(players, rounds, rules, need_seconds):
+    """What decides the answers, hashable (a rule's mapping as its sorted items); None when an
+    input is not (the answers are then computed each time)."""
+
+    def frozen(value):
+        if isinstance(value, Mapping):
+            return tuple(sorted((k, frozen(v)) for k, v in value.items()))
+        return value
+
+    key = (
+        tuple(players),
+        tuple(rounds),
+        tuple((field.name, frozen(getattr(rules, field.name))) for field in fields(rules)),
+        need_seconds,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _prospects(players, rounds, rules, need_seconds):
     field = _field(players, rounds, rules)
     certain, table = scales(rules)
     if not field.blocks:

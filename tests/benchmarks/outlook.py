@@ -31,7 +31,7 @@ import statistics
 import time
 
 from scoring.outlook import linear
-from scoring.outlook.season import ComingRound, Contender, Rules, prospects
+from scoring.outlook.season import ComingRound, Contender, Rules, forget, prospects
 from scoring.rulebook import load_default_rulebook
 from tests.scoring.outlook.brute import Brute, Case, weak_orderings
 
@@ -83,13 +83,14 @@ def timed(season, coming, rules, runs: int):
         solved = []
         original = linear.Linear.solve
 
-        def counted(self, objective, maximize, original=original, solved=solved):
+        def counted(self, objective, maximize, seconds=None, *, original=original, solved=solved):
             start = time.process_time()
-            found = original(self, objective, maximize)
+            found = original(self, objective, maximize, seconds)
             solved.append(time.process_time() - start)
             return found
 
         linear.Linear.solve = counted
+        forget()  # each run searches: the answers of the previous one are not remembered
         try:
             cpu, wall = time.process_time(), time.perf_counter()
             prospects(season, coming, rules)

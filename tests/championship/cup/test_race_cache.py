@@ -4,6 +4,7 @@ for both) and are never stale: a write, once committed, is seen by the next read
 answer to a night, which changes no figure of the season but who may sit at its table."""
 
 import datetime
+import logging
 
 import pytest
 from django.core.cache import cache
@@ -11,15 +12,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from championship import services as round_services
 from championship.cup.outlook import contenders, playable, season_outlook, season_race, status_rows
 from championship.models import Round
 from championship.standings.season import season_standings
 from federation.models import Player, Season
 from federation.snapshot import read_snapshot
 from gamenights import schedule, services
-from scoring.outlook.season import Rules, prospects
+from scoring.outlook import season as outlook_module
+from scoring.outlook.season import Rules, forget, prospects
 from scoring.rulebook import default_rulebook_text
-from tests.factories import EXAMPLE_TOTALS, make_round
+from tests.factories import EXAMPLE_DEALS, EXAMPLE_TOTALS, fifth_deal, make_round
 
 RESULTS_2 = {"Alice": 300, "Bruno": -200, "Chloé": 100, "David": -150, "Émile": -50}
 
@@ -97,8 +100,30 @@ def test_a_write_is_seen_by_the_next_read_of_the_needs(client, race_season, writ
     remaining, after = needs_of(client, race_season)
     assert after != before
     cache.clear()
+    forget()  # nor the answers the process remembers
     assert needs_of(client, race_season) == (remaining, after)  # what a computation from scratch gives
     if write == "remaining_rounds":
         assert remaining == 3 and after["Alice"]["need"]["most"] == 30  # three wins at most
     else:
         assert remaining == 2
+
+
+def test_a_deal_entered_is_read_anew_without_a_new_search(client, race_season, monkeypatch, caplog):
+    """A deal entered in a round not yet homologated changes the figures' token: the page is
+    computed again, from the database; but nothing the race is computed from (points, rounds,
+    seats, calendar) has changed: its answers are the process's, not a new search."""
+    forget()
+    searches = []
+    search = outlook_module._prospects
+    monkeypatch.setattr(outlook_module, "_prospects", lambda *args: searches.append(args) or search(*args))
+    draft = make_round(race_season, deals=EXAMPLE_DEALS[:4], date=datetime.date(2010, 10, 22))
+    caplog.set_level(logging.INFO, logger="championship.figures")
+    before = needs_of(client, race_season)
+    round_services.add_deal(Round.objects.get(pk=draft.pk), fifth_deal(), number=5)
+    after = needs_of(client, race_season)
+    races = [record for record in caplog.records if "cup:race" in record.getMessage()]
+    assert len(races) == 2, "the deal changed the token: the race is computed again"
+    assert after == before and len(searches) == 1
+    forget()
+    cache.clear()
+    assert needs_of(client, race_season) == before and len(searches) == 2  # what a search gives
