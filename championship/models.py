@@ -10,9 +10,9 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from championship import choices
+from federation.history import HistoricalRecords
 from federation.models import Player, Season
 from federation.validators import validate_report_narrative
 from scoring import vocabulary

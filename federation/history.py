@@ -12,12 +12,36 @@ A record saved during a request of a session a member's private link opened says
 lien » follows its reason (`mark_acts_by_link`; federation.private_links).
 """
 
+import functools
 from contextlib import contextmanager, nullcontext
 from types import SimpleNamespace
 
+import simple_history.manager
+import simple_history.models
 from django.dispatch import receiver
-from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
+
+
+class HistoryManager(simple_history.manager.HistoryManager):
+    """django-simple-history's manager of a model's history, its class built once per queryset
+    class: the library builds it anew (`from_queryset`, every method of the queryset copied, half
+    a millisecond) at each reading of `Model.history` — which every save does, to write its
+    history row (tests/federation/test_history_manager.py)."""
+
+    @classmethod
+    @functools.cache
+    def from_queryset(cls, queryset_class, class_name=None):
+        return super().from_queryset(queryset_class, class_name)
+
+
+class HistoricalRecords(simple_history.models.HistoricalRecords):
+    """The history of a model, read through `HistoryManager`; what every model that keeps one
+    declares (`history = HistoricalRecords()`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("history_manager", HistoryManager)
+        super().__init__(*args, **kwargs)
+
 
 REASON_MAX_LENGTH = 100  # what django-simple-history keeps of a change reason
 BY_LINK = "par son lien"

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
+from federation.history import HistoricalRecords
 from federation.validators import validate_player_name, validate_player_nickname
 from scoring.rulebook import RulebookError, default_rulebook_text, load_rulebook
 

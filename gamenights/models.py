@@ -12,9 +12,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from championship.models import Round
+from federation.history import HistoricalRecords
 from federation.models import Player, Season
 from scoring import vocabulary
 

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
+from federation.history import HistoricalRecords
 from federation.models import Player
 from federation.row_outbox import OutboxRow
 

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
+from federation.history import HistoricalRecords
 from federation.row_outbox import OutboxRow
 
 DISCORD, SLACK, MATRIX, JSON = "discord", "slack", "matrix", "json"
