@@ -139,8 +139,8 @@ def prospects(
 
     The answers depend on the inputs alone: the last `REMEMBERED` inputs whose answers are all
     exact are remembered by the process, and asked again, answered without a search (a write to
-    a season, a report or a deal entered, changes its figures' token but seldom what the race is
-    computed from). Answers cut short by ``need_seconds`` are never remembered."""
+    a season, a deal entered or a signature, changes its figures' token but seldom what the race
+    is computed from). Answers cut short by ``need_seconds`` are never remembered."""
     key = _inputs_key(players, rounds, rules, need_seconds)
     with _REMEMBERING:
         found = _remembered.get(key) if key is not None else None
