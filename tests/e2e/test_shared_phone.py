@@ -134,7 +134,7 @@ def test_a_deal_kept_by_one_account_is_sent_only_in_its_session(
     # She leaves the page while offline: her deal waits on the phone. Left first, then closed: a
     # page being closed may still live a moment in Chromium, and an entry page that sees the
     # network come back sends its account's kept deals (here hers, in her session, still open
-    # until the logout below), which a full run on a busy machine once caught.
+    # until the logout below), which a full run of the suite once caught.
     page.goto("about:blank")
     page.close()
 
