@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -165,9 +166,19 @@ class Command(BaseCommand):
     def ensure_user(self, name):
         user, created = get_user_model().objects.get_or_create(username=login_for(name))
         if created:
-            user.set_password(DEMO_PASSWORD)
+            user.password = self.demo_password()
             user.save()
         return user
+
+    def demo_password(self):
+        """DEMO_PASSWORD hashed once for every account the run creates: with the site's hasher,
+        each hash takes a few tenths of a second by design, and a dozen of them were more than half
+        of the command's time. The accounts then share one salt, which tells only that their
+        passwords are the same: the one this command prints (docs/exploitation.md, « Commandes de
+        gestion »)."""
+        if not hasattr(self, "_demo_password"):
+            self._demo_password = make_password(DEMO_PASSWORD)
+        return self._demo_password
 
     def ensure_player(self, name, nickname):
         user = self.ensure_user(name)

@@ -1,11 +1,14 @@
 import datetime
+import io
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, get_hasher
 from django.core.management import call_command
 from django.urls import reverse
 
 from championship.cup.state import cup_state
-from championship.management.commands.demo import current_round_dates, current_season_dates
+from championship.management.commands.demo import DEMO_PASSWORD, current_round_dates, current_season_dates
 from championship.models import ChampionshipLine, Deal, Report, Round
 from championship.reports.due import reports_due
 from championship.rounds.display import round_display
@@ -29,6 +32,25 @@ def test_it_builds_the_demo_twice_without_duplicating_anything(db, capsys):
     assert before[0] == 12
     assert "identifiant « bruno »" in first and "tarot-biere" in first
     assert Official.objects.filter(role=Official.PRESIDENT, player__name="Bruno").count() == 2
+
+
+def test_it_hashes_the_shared_demo_password_once(db, monkeypatch):
+    """Every demo account has the one published password: it is hashed once, not once an account
+    (with the site's hasher, a few tenths of a second each for a dozen accounts). The suite's
+    hasher (tests/conftest.py) is counted; the demo uses whichever the settings name."""
+    hasher = type(get_hasher())
+    encoded, real_encode = [], hasher.encode
+
+    def counted(self, *args, **kwargs):
+        encoded.append(args)
+        return real_encode(self, *args, **kwargs)
+
+    monkeypatch.setattr(hasher, "encode", counted)
+    call_command("demo", stdout=io.StringIO())
+    assert len(encoded) == 1
+    passwords = set(get_user_model().objects.values_list("password", flat=True))
+    assert len(passwords) == 1 and get_user_model().objects.count() == 12
+    assert check_password(DEMO_PASSWORD, passwords.pop())
 
 
 def test_it_gives_the_finished_demo_season_a_whole_cup(db, demo):
