@@ -51,6 +51,36 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 gc.set_threshold(10_000, 10, 10)
 
 
+# Each test runs below one frame declared with room for 70,000 values, which CPython 3.11 gives a
+# chunk of its frame stack of its own (1 MiB, mapped once, the test's own calls in its free part).
+# CPython keeps the frames of Python calls in chunks of 16 KiB, mapped when the calls go past a
+# chunk's end and unmapped as soon as they come back (CPython issue gh-142183, fixed in 3.13 and
+# 3.14, not in 3.11): rendering a page goes down and up across such an edge hundreds of times, and
+# a test process mapped and unmapped 440 chunks a test, a page fault for each page of each, a
+# tenth of its processor in the kernel (docs/mesures.md). Nothing a test runs or checks changes,
+# only where its frames are kept; the processes the tests start (manage.py, gunicorn) keep
+# Python's way, as production does.
+LARGE_FRAME = 70_000
+
+
+def in_a_stack_chunk_of_its_own(function, *args):
+    return function(*args)
+
+
+in_a_stack_chunk_of_its_own.__code__ = in_a_stack_chunk_of_its_own.__code__.replace(
+    co_stacksize=in_a_stack_chunk_of_its_own.__code__.co_stacksize + LARGE_FRAME
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """pytest's own protocol for a test (setup, call, teardown, their reports), run below the
+    large frame above."""
+    from _pytest import runner  # noqa: PLC0415
+
+    return in_a_stack_chunk_of_its_own(runner.pytest_runtest_protocol, item, nextitem)
+
+
 @pytest.hookimpl(wrapper=True)  # before pytest-xdist's own reading of the options
 def pytest_cmdline_main(config):
     """`-n auto --dist loadscope` unless the command line says otherwise (a child pytest started
