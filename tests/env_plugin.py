@@ -56,8 +56,8 @@ gc.set_threshold(10_000, 10, 10)
 # CPython keeps the frames of Python calls in chunks of 16 KiB, mapped when the calls go past a
 # chunk's end and unmapped as soon as they come back (CPython issue gh-142183, fixed in 3.13 and
 # 3.14, not in 3.11): rendering a page goes down and up across such an edge hundreds of times, and
-# a test process mapped and unmapped 440 chunks a test, a page fault for each page of each, a
-# tenth of its processor in the kernel (docs/mesures.md). Nothing a test runs or checks changes,
+# a test process mapped and unmapped 440 chunks a test, each new mapping's pages faulted in again,
+# a tenth of its processor in the kernel (docs/mesures.md). Nothing a test runs or checks changes,
 # only where its frames are kept; the processes the tests start (manage.py, gunicorn) keep
 # Python's way, as production does.
 LARGE_FRAME = 70_000
