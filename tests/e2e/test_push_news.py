@@ -50,6 +50,9 @@ def alice(season, vapid):
     return make_player("Alice")
 
 
+LATE_SECONDS = 60.0  # how much longer a missing notification is waited for, to tell late from lost
+
+
 def wait_for(condition, what, page, timeout=15.0):
     """`condition()` once true; the page's own wait between tries lets Playwright hear its events."""
     deadline = time.monotonic() + timeout
@@ -127,7 +130,20 @@ def pushed(page, live_server, news):
     try:
         return wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
     except AssertionError as missing:  # a rare failure whose cause is not found: what the phone was
-        raise AssertionError(f"{missing}\n{page.evaluate(PHONE_STATE)}") from None
+        state = page.evaluate(PHONE_STATE)
+        raise AssertionError(f"{missing}\n{state}\n{late_or_lost(page)}") from None
+
+
+def late_or_lost(page, seconds=LATE_SECONDS):
+    """After the test has failed, whether the notification came late or not at all: evidence for
+    the cause (seen twice on a loaded machine: on 3 December in CI, on 4 December in a whole run
+    beside its other worker), never a second chance: the test has already failed."""
+    start = time.monotonic()
+    try:
+        wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page, timeout=seconds)
+    except AssertionError:
+        return f"toujours rien {seconds:.0f} s plus tard"
+    return f"arrivée {time.monotonic() - start:.1f} s plus tard"
 
 
 def test_a_pushed_news_is_shown_and_its_tap_opens_its_page(browser, live_server, alice):
