@@ -5,7 +5,7 @@ The secretary opens the entry page online once; then, offline (`context.set_offl
 she saves are kept on the phone (IndexedDB) and listed « en attente d'envoi »; the notice « Hors
 ligne » tops the form and the dealer turns as online; the page opens again offline (the service
 worker, under the production static storage); back online, they are sent in order, each stored
-once. An answer lost on the way (the server stored the deal, the phone heard nothing) stores it
+once, and the page shows them stored, even when a second send was asked while they went. An answer lost on the way (the server stored the deal, the phone heard nothing) stores it
 once; a round changed meanwhile keeps the deal on the phone with the server's message, which
 names the change, and the number the deal would have now. And a save in flight, a failure and
 « Réessayer » show on the page. Every check waits for what a person sees; the database is read
@@ -23,6 +23,7 @@ from championship import services
 from championship.models import Deal, Round
 from tests.e2e import test_game_night as night
 from tests.e2e.chromium import requires_chromium
+from tests.e2e.conftest import between_requests
 from tests.factories import make_round, player
 
 pytestmark = requires_chromium
@@ -131,6 +132,38 @@ def test_deals_saved_offline_survive_a_reload_and_are_stored_once_each_in_order_
     settled(phone)
     assert stored(empty_round) == [(1, "Alice", "passed"), (2, "David", "passed"), (3, "Chloé", "passed")]
     settled(phone)
+    assert phone.problems == []
+    phone.close()
+
+
+def test_the_deals_sent_show_on_the_page_when_a_second_send_was_asked_meanwhile(
+    browser, live_server, secretary, empty_round
+):
+    """Back online, the kept deals are sent; a second send asked while they go (the network's
+    return and the page's own start both ask, on a slow phone) finds nothing left to send. The page
+    still shows them as stored: it once stayed as it was, the deals gone from « en attente » and
+    missing from the round, until it was reloaded (seen in a whole run on a loaded machine)."""
+    phone = open_entry_page(browser, live_server, secretary, empty_round, "envoi-redemande")
+    page = phone.page
+    phone.context.set_offline(True)
+    passed_deal(page, "Alice")
+    expect(pending(page)).to_have_count(1)
+
+    with between_requests(live_server):  # the deal, sent, waits for the server's turn
+        phone.context.set_offline(False)
+        wait_for(lambda: page.evaluate("() => navigator.onLine"), "le réseau revenu")
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        wait_for(
+            lambda: page.evaluate("() => Boolean(document.documentElement.dataset.offlineBusy)"),
+            "la donne en route",
+        )
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")  # asked again meanwhile
+
+    expect(pending(page)).to_have_count(0)
+    expect(page.locator("#donne-1")).to_be_visible()
+    expect(page.locator("#saisie h2")).to_have_text("Donne 2")
+    settled(phone)
+    assert stored(empty_round) == [(1, "Alice", "passed")]
     assert phone.problems == []
     phone.close()
 

@@ -42,6 +42,7 @@
   let lastStatus = { message: "", options: {} };
   const confirming = new Set(); // kept deals whose « Supprimer » was tapped once
   let flushAgain = false; // false, "yes" (when online) or true (asked: try even if the phone says offline)
+  let toRefresh = false; // deals stored or refused by a turn that another one follows: refresh after it
 
   function root() { return document.getElementById("offline-entry"); }
   function roundId() { return root() ? root().dataset.round : null; }
@@ -559,11 +560,13 @@
       flushing = false;
       await render();
     }
+    toRefresh = toRefresh || sent > 0 || refused;
     if (flushAgain) {
       const again = flushAgain === true;
       flushAgain = false;
-      flush(again);
-    } else if (sent || refused) {
+      flush(again); // the page is read again at the end of that turn, even if it sends nothing
+    } else if (toRefresh) {
+      toRefresh = false;
       refreshPage();
     }
   }
