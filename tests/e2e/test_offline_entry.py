@@ -5,9 +5,10 @@ The secretary opens the entry page online once; then, offline (`context.set_offl
 she saves are kept on the phone (IndexedDB) and listed « en attente d'envoi »; the notice « Hors
 ligne » tops the form and the dealer turns as online; the page opens again offline (the service
 worker, under the production static storage); back online, they are sent in order, each stored
-once, and the page shows them stored, even when a second send was asked while they went. An answer lost on the way (the server stored the deal, the phone heard nothing) stores it
-once; a round changed meanwhile keeps the deal on the phone with the server's message, which
-names the change, and the number the deal would have now. And a save in flight, a failure and
+once, and the page shows them stored, even when a second send was asked while they went. An
+answer lost on the way (the server stored the deal, the phone heard nothing) stores it once; a
+round changed meanwhile keeps the deal on the phone with the server's message, which names the
+change, and the number the deal would have now. And a save in flight, a failure and
 « Réessayer » show on the page. Every check waits for what a person sees; the database is read
 once the page is still (the live server's SQLite is shared with the test). A phone passed from
 one account to another: tests/e2e/test_shared_phone.py.

@@ -136,8 +136,8 @@ def pushed(page, live_server, news):
 
 def late_or_lost(page, seconds=LATE_SECONDS):
     """After the test has failed, whether the notification came late or not at all: evidence for
-    the cause (seen twice on a loaded machine: on 3 December in CI, on 4 December in a whole run
-    beside its other worker), never a second chance: the test has already failed."""
+    the cause (the failure came back on 4 December, in a whole run on a loaded machine), never a
+    second chance: the test has already failed."""
     start = time.monotonic()
     try:
         wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page, timeout=seconds)
