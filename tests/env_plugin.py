@@ -21,6 +21,7 @@ import os
 import sys
 
 import pytest
+from _pytest import runner
 
 from tests.static_files import collected_static_root, index_each_folder_once
 
@@ -76,8 +77,6 @@ in_a_stack_chunk_of_its_own.__code__ = in_a_stack_chunk_of_its_own.__code__.repl
 def pytest_runtest_protocol(item, nextitem):
     """pytest's own protocol for a test (setup, call, teardown, their reports), run below the
     large frame above."""
-    from _pytest import runner  # noqa: PLC0415
-
     return in_a_stack_chunk_of_its_own(runner.pytest_runtest_protocol, item, nextitem)
 
 

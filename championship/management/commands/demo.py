@@ -8,6 +8,7 @@ Everything is recorded as the work of the demo's President (`bruno`).
 
 import datetime
 import random
+from functools import cached_property
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -166,19 +167,18 @@ class Command(BaseCommand):
     def ensure_user(self, name):
         user, created = get_user_model().objects.get_or_create(username=login_for(name))
         if created:
-            user.password = self.demo_password()
+            user.password = self.demo_password
             user.save()
         return user
 
+    @cached_property
     def demo_password(self):
         """DEMO_PASSWORD hashed once for every account the run creates: with the site's hasher,
         each hash takes a few tenths of a second by design, and a dozen of them were more than half
         of the command's time. The accounts then share one salt, which tells only that their
         passwords are the same: the one this command prints (docs/exploitation.md, « Commandes de
         gestion »)."""
-        if not hasattr(self, "_demo_password"):
-            self._demo_password = make_password(DEMO_PASSWORD)
-        return self._demo_password
+        return make_password(DEMO_PASSWORD)
 
     def ensure_player(self, name, nickname):
         user = self.ensure_user(name)
