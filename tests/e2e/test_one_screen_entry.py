@@ -18,16 +18,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from championship.labels import of_player
 from championship.models import Deal
 from championship.services import create_round
 from tests.conftest import make_player
+from tests.e2e.axe import serious_violations
 from tests.e2e.chromium import requires_chromium
 from tests.e2e.test_game_night import PHONE, Phone, log_in
-from tests.e2e.test_phone_pages import AXE_RULES
 
 SHEET = json.loads((Path(__file__).parents[2] / "championship/demo/sheets/manche-02.json").read_text())
 NAMES = [seat["name"] for seat in SHEET["players"]]  # Fanny, Gaston, Hélène, Igor, Julie
@@ -282,8 +281,7 @@ def test_a_garde_with_partner_a_passe_and_a_double_poignee_fit_the_screen(night,
 
 
 def serious_axe_violations(page):
-    found = Axe().run(page, options=AXE_RULES).response["violations"]
-    return [item["id"] for item in found if item["impact"] in ("serious", "critical")]
+    return [violation["id"] for violation in serious_violations(page)]
 
 
 def secretary_user(round_):

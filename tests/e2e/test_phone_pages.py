@@ -23,7 +23,6 @@ import os
 import re
 from pathlib import Path
 
-from axe_playwright_python.sync_playwright import Axe
 from django.core.management import call_command
 from django.test import RequestFactory
 from django.views.defaults import server_error
@@ -33,6 +32,7 @@ from federation.models import Official, Player, Season
 from gamenights.models import GameNight
 from tests.championship.sheets.test_sheets_season_import import csv_table, season_rows
 from tests.e2e import test_game_night as night
+from tests.e2e.axe import serious_violations
 from tests.e2e.chromium import requires_chromium
 from tests.factories import make_round
 
@@ -41,10 +41,6 @@ pytestmark = requires_chromium
 PHONE = night.PHONE
 DESKTOP = {"viewport": {"width": 1366, "height": 900}, "locale": "fr-FR", "timezone_id": "Europe/Paris"}
 DEMO_PASSWORD = "tarot-biere"
-AXE_RULES = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
-    "resultTypes": ["violations"],  # every violation in full; the passes not sent back (they are many)
-}
 SMALLEST_CHART_TEXT = 12  # CSS pixels, on the phone
 RANKING_DEPTH = 2 * PHONE["viewport"]["height"]  # a round's ranking starts within two screens
 ROUND_PAGE = re.compile(r"^/manches/\d+/$")
@@ -135,8 +131,6 @@ DEPTHS = """() => {
 class Walk:
     """One visitor's browser context at one size, and what went wrong on the pages it read."""
 
-    axe = Axe()
-
     def __init__(self, browser, base_url, name, device, problems):
         self.context = browser.new_context(base_url=base_url, **device)
         self.context.set_default_timeout(10_000)
@@ -168,11 +162,9 @@ class Walk:
         if self.width < 500 and ROUND_PAGE.match(path):  # before any <details> is opened
             self.round_depths(where, path)
         if axe:  # before the layout check, which opens every <details>
-            found = self.axe.run(self.page, options=AXE_RULES).response["violations"]
-            for violation in found:
-                if violation["impact"] in ("serious", "critical"):
-                    targets = [" ".join(node["target"]) for node in violation["nodes"]][:5]
-                    self.problems.append(f"{where} : axe {violation['id']} ({violation['impact']}) {targets}")
+            for violation in serious_violations(self.page):
+                targets = [" ".join(node["target"]) for node in violation["nodes"]][:5]
+                self.problems.append(f"{where} : axe {violation['id']} ({violation['impact']}) {targets}")
         layout = self.page.evaluate(LAYOUT, tables_may_scroll)
         if layout["sideways"] > 0:
             self.problems.append(f"{where} : la page défile de côté de {layout['sideways']} px")
