@@ -280,10 +280,6 @@ def test_a_garde_with_partner_a_passe_and_a_double_poignee_fit_the_screen(night,
         )
 
 
-def serious_axe_violations(page):
-    return [violation["id"] for violation in serious_violations(page)]
-
-
 def secretary_user(round_):
     return Deal.history.filter(round_id=round_.pk, history_type="+").first().history_user
 
@@ -315,7 +311,7 @@ def test_like_the_previous_one_then_undo_it(night):
     expect(undo).to_be_visible()
     look(page, "3-annuler")
     form.locator("details.announces").evaluate("(details) => { details.open = true; }")
-    assert serious_axe_violations(page) == []  # with « Annuler » and the extras open
+    assert [violation["id"] for violation in serious_violations(page)] == []  # « Annuler », extras open
     form.locator("details.announces").evaluate("(details) => { details.open = false; }")
     undo.tap()
     expect(page.get_by_text("Donne 2 annulée.")).to_be_visible()
