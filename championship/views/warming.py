@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
-from django.test import RequestFactory
 from django.utils import translation
 
 from federation.models import Season
@@ -93,6 +92,8 @@ def wait_for_warming(timeout=30):
 
 def warm(pk):
     """Compute and store the figures and pieces of season `pk` that its pages read first."""
+    from django.test import RequestFactory  # noqa: PLC0415 (the test client's module: warming only)
+
     from championship.cup.outlook import season_race  # noqa: PLC0415 (views import this module's callers)
     from championship.reports.due import reports_due  # noqa: PLC0415
     from championship.standings.lateness import default_as_of  # noqa: PLC0415
