@@ -1,9 +1,9 @@
 """What a process of the site imports before it answers anything: not WeasyPrint (a second),
 pywebpush with aiohttp (a third of a second), icalendar (a tenth of a second) nor Django's test
-client (`django.test`, 18 ms, which only the figures' warming uses). Every gunicorn
-worker and every management command that runs Django's checks loads the URLs; only a PDF needs
-WeasyPrint, only a push pywebpush, only a calendar feed icalendar, so each imports them on first
-use (see docs/exploitation.md, « La suite de tests »)."""
+client (`django.test`, 18 ms). Every gunicorn worker and every management command that runs
+Django's checks loads the URLs; only a PDF needs WeasyPrint, only a push pywebpush, only a
+calendar feed icalendar, only the figures' warming the test client's request factory, so each
+imports them on first use (see docs/exploitation.md, « La suite de tests »)."""
 
 import subprocess
 import sys
