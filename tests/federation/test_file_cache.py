@@ -6,6 +6,7 @@ the cache, live figures and generation tokens included)."""
 import os
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,6 +17,18 @@ from federation.cache import FileCache
 @pytest.fixture
 def cache(tmp_path):
     return FileCache(str(tmp_path / "cache"), {"OPTIONS": {"MAX_ENTRIES": 10}})
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The clock of the cache (and of Django's file cache under it), moved on by the test rather
+    than waited for: `clock.advance(seconds)`. Expiry times are written from it and compared to
+    it; the files' own modification times stay the real ones."""
+    real_time = time.time
+    moved = SimpleNamespace(seconds=0.0)
+    moved.advance = lambda seconds: setattr(moved, "seconds", moved.seconds + seconds)
+    monkeypatch.setattr(time, "time", lambda: real_time() + moved.seconds)
+    return moved
 
 
 def entry_files(cache):
@@ -47,10 +60,10 @@ def test_add_is_atomic_between_threads(cache):
     assert cache.get("tarot:v2:season1@abc/standings:lock") == won[0]
 
 
-def test_add_takes_the_place_of_an_expired_entry(cache):
+def test_add_takes_the_place_of_an_expired_entry(cache, clock):
     assert cache.add("lock", "first", 1)
     assert not cache.add("lock", "second", 30)
-    time.sleep(1.1)
+    clock.advance(1.1)
     assert cache.add("lock", "third", 30)
     assert cache.get("lock") == "third"
 
@@ -84,10 +97,10 @@ def test_the_live_generation_keeps_every_entry_whatever_the_limit(cache):
     assert [cache.get(f"tarot:v2:season1@live/piece{index}:") for index in range(50)] == list(range(50))
 
 
-def test_the_limit_drops_expired_entries_then_the_oldest_never_at_random(cache):
+def test_the_limit_drops_expired_entries_then_the_oldest_never_at_random(cache, clock):
     for index in range(5):
         cache.set(f"expired{index}", index, 1)
-    time.sleep(1.1)
+    clock.advance(1.1)
     for index in range(5):
         cache.set(f"kept{index}", index, 300)
         time.sleep(0.01)
@@ -124,10 +137,10 @@ def test_incr_counts_every_increment_between_threads(cache):
     assert cache.get("reset:client:1.2.3.4") == 150
 
 
-def test_incr_of_a_missing_or_expired_key_says_so(cache):
+def test_incr_of_a_missing_or_expired_key_says_so(cache, clock):
     with pytest.raises(ValueError):
         cache.incr("absent")
     cache.set("short", 1, 1)
-    time.sleep(1.1)
+    clock.advance(1.1)
     with pytest.raises(ValueError):
         cache.incr("short")
