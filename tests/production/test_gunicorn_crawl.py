@@ -69,6 +69,7 @@ REQUEST_SECONDS = 120  # a slow answer on a loaded machine is not a failure; an 
 # Never followed: they change who the visitor is or what language he reads.
 NOT_FOLLOWED = {"deconnexion/", "admin/logout/", "i18n/setlang/", "manches/<int:pk>/table/<str:token>/"}
 HASHED = re.compile(r"^/static/.+\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
+COMPRESSED = (".css", ".js", ".svg")  # text: WhiteNoise serves its .br copy
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 # What each visitor must have reached (URL patterns): the crawl found the site's pages.
 MUST_REACH = {
@@ -164,6 +165,9 @@ class Crawl:
             return
         if "immutable" not in response.headers.get("Cache-Control", ""):
             self.problem(f"{where} : {path} sans cache durable ({response.headers.get('Cache-Control')})")
+        # The crawler accepts Brotli, as browsers do: a text file comes as collectstatic compressed it.
+        if path.endswith(COMPRESSED) and response.headers.get("Content-Encoding") != "br":
+            self.problem(f"{where} : {path} non compressé ({response.headers.get('Content-Encoding')})")
         if path.endswith(".css"):
             for found in CSS_URL.findall(response.text):
                 if not found.startswith(("data:", "#")):
