@@ -16,13 +16,16 @@ has its own test database, live server, Chromium and PostgreSQL databases (docs/
 « La suite de tests »).
 """
 
+import contextlib
 import gc
 import os
 import sys
+import threading
 
 import pytest
 from _pytest import runner
 
+from tests.databases import sqlite_database
 from tests.static_files import collected_static_root, index_each_folder_once
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
@@ -90,3 +93,24 @@ def pytest_cmdline_main(config):
         if config.option.numprocesses and config.option.dist == "no":
             config.option.dist = "loadscope"
     return (yield)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """In the run's first process (not in an xdist worker), the run's migrated database
+    (tests/databases.py) is built in the background from the start, while the process imports
+    the suite and collects the static files: after a change of the code, both cores work then,
+    instead of each worker waiting at its first test for `migrate` (4 s). A process that needs
+    the database before it is done waits on its lock, as it always did; one that finds it built
+    skips it. The run's process waits for it before it ends."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or {"--nomigrations", "--co", "--collect-only"} & set(args):
+        return
+
+    def build():
+        # A failure here is met again, and reported, by the first test that needs the database.
+        with contextlib.suppress(Exception):
+            sqlite_database("migrated")
+
+    builder = threading.Thread(target=build, name="base migrée", daemon=True)
+    builder.start()
+    early_config.add_cleanup(builder.join)
