@@ -9,7 +9,7 @@ import json
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 from tests.conftest import make_player
 from tests.e2e import test_game_night as night
@@ -114,10 +114,32 @@ PHONE_STATE = """async () => {
 }"""
 
 
+# In the worker, before the push: each call of `showNotification` noted with what became of it,
+# said when no notification came (was the push handled, the notification refused, or shown then
+# gone?). The site's handler still calls the real one, with the same arguments.
+NOTE_SHOWN = """() => {
+  const registration = self.registration;
+  const show = registration.showNotification.bind(registration);
+  self.shownForTheTest = [];
+  registration.showNotification = (title, options) => {
+    const call = { title, outcome: "en cours" };
+    self.shownForTheTest.push(call);
+    return show(title, options).then(
+      (value) => { call.outcome = "affichée"; return value; },
+      (error) => { call.outcome = `refusée : ${error}`; throw error; });
+  };
+}"""
+SHOWN = """() => self.shownForTheTest === undefined
+  ? "service worker relancé depuis la note (rien de noté)"
+  : JSON.stringify(self.shownForTheTest)"""
+
+
 def pushed(page, live_server, news):
     """`news` pushed to the phone's service worker, once it is activated (by the DevTools
     protocol, as a push service would deliver it); the notifications it then shows."""
     wait_for(lambda: page.evaluate(WORKER_ACTIVE), "le service worker", page)
+    worker = wait_for(lambda: page.context.service_workers, "le service worker vu de Playwright", page)[0]
+    worker.evaluate(NOTE_SHOWN)
     cdp = page.context.new_cdp_session(page)
     cdp.send(
         "ServiceWorker.deliverPushMessage",
@@ -131,7 +153,11 @@ def pushed(page, live_server, news):
         return wait_for(lambda: page.evaluate(NOTIFICATIONS), "la notification", page)
     except AssertionError as missing:  # a rare failure whose cause is not found: what the phone was
         state = page.evaluate(PHONE_STATE)
-        raise AssertionError(f"{missing}\n{state}\n{late_or_lost(page)}") from None
+        try:
+            shown = f"showNotification : {worker.evaluate(SHOWN)}"
+        except Error as closed:
+            shown = f"service worker fermé ({closed.message})"
+        raise AssertionError(f"{missing}\n{state}\n{shown}\n{late_or_lost(page)}") from None
 
 
 def late_or_lost(page, seconds=LATE_SECONDS):
