@@ -8,16 +8,16 @@ The settings a page's address and content depend on are never overridden: the su
 ``DEBUG`` off, the manifest storage of the static files (hashed names, a missing file an error)
 and production's static address (`test_the_pages_are_served_as_production_serves_them`).
 
-Beside the settings, four things are changed in the suite's processes, never in the site's.
-The suite's one collectstatic writes no compressed copies (`.gz`, `.br`) beside the files
-(tests/static_files.py, `collect`): the same names, manifest and pages, and the site deployed
-under gunicorn compresses its own as production does, which its crawl checks. The three others
-are set in tests/env_plugin.py: WhiteNoise reads its index of the static folder once per process instead of
-once per test client (tests/static_files.py, `index_each_folder_once`), and what it serves is
-proven equal to a fresh reading (tests/federation/test_static_index.py); Python's cycle collector
-runs after 10,000 new objects instead of 700, which changes when cycles are freed, nothing a page
-is or says; each test runs below one large frame, which changes where CPython keeps the test's
-frames, nothing it runs (tests/test_stack_chunk.py).
+Beside the settings, four things are changed in the suite's processes, never in the site's. The
+suite's one collectstatic writes no compressed copies (`.gz`, `.br`) beside the files
+(tests/static_files.py, `collect`): the same names, manifest and pages, and the site deployed under
+gunicorn compresses its own as production does, which its crawl checks. The three others are set in
+tests/env_plugin.py: WhiteNoise reads its index of the static folder once per process instead of
+once per test client (tests/static_files.py, `index_each_folder_once`), and what it serves is proven
+equal to a fresh reading (tests/federation/test_static_index.py); Python's cycle collector runs
+after 10,000 new objects instead of 700, which changes when cycles are freed, nothing a page is or
+says; each test runs below one large frame, which changes where CPython keeps the test's frames,
+nothing it runs (tests/test_stack_chunk.py).
 """
 
 import ast
