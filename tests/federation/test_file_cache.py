@@ -6,7 +6,6 @@ the cache, live figures and generation tokens included)."""
 import os
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,15 +18,26 @@ def cache(tmp_path):
     return FileCache(str(tmp_path / "cache"), {"OPTIONS": {"MAX_ENTRIES": 10}})
 
 
+class MovedClock:
+    """`time.time`, ahead of the real clock by what the test `advance`d it."""
+
+    def __init__(self):
+        self.real_time, self.ahead = time.time, 0.0
+
+    def __call__(self):
+        return self.real_time() + self.ahead
+
+    def advance(self, seconds):
+        self.ahead += seconds
+
+
 @pytest.fixture
 def clock(monkeypatch):
     """The clock of the cache (and of Django's file cache under it), moved on by the test rather
     than waited for: `clock.advance(seconds)`. Expiry times are written from it and compared to
     it; the files' own modification times stay the real ones."""
-    real_time = time.time
-    moved = SimpleNamespace(seconds=0.0)
-    moved.advance = lambda seconds: setattr(moved, "seconds", moved.seconds + seconds)
-    monkeypatch.setattr(time, "time", lambda: real_time() + moved.seconds)
+    moved = MovedClock()
+    monkeypatch.setattr(time, "time", moved)
     return moved
 
 
